@@ -1,0 +1,62 @@
+#include "domain/unicode.hpp"
+
+#include <cstdint>
+
+namespace petstore::domain::unicode {
+namespace {
+
+bool is_continuation(unsigned char byte) noexcept { return (byte & 0xC0U) == 0x80U; }
+
+}  // namespace
+
+std::optional<char32_t> decode_next(std::string_view& text) noexcept {
+  const auto lead = static_cast<unsigned char>(text.front());
+  std::size_t length = 0;
+  char32_t code_point = 0;
+  char32_t smallest = 0;  // below this the encoding is overlong
+  if (lead < 0x80U) {
+    text.remove_prefix(1);
+    return lead;
+  }
+  if ((lead & 0xE0U) == 0xC0U) {
+    length = 2;
+    code_point = lead & 0x1FU;
+    smallest = 0x80;
+  } else if ((lead & 0xF0U) == 0xE0U) {
+    length = 3;
+    code_point = lead & 0x0FU;
+    smallest = 0x800;
+  } else if ((lead & 0xF8U) == 0xF0U) {
+    length = 4;
+    code_point = lead & 0x07U;
+    smallest = 0x10000;
+  } else {
+    return std::nullopt;
+  }
+  if (text.size() < length) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (!is_continuation(byte)) {
+      return std::nullopt;
+    }
+    code_point = (code_point << 6U) | (byte & 0x3FU);
+  }
+  const bool surrogate = code_point >= 0xD800 && code_point <= 0xDFFF;
+  if (code_point < smallest || code_point > 0x10FFFF || surrogate) {
+    return std::nullopt;
+  }
+  text.remove_prefix(length);
+  return code_point;
+}
+
+bool is_white_space(char32_t c) noexcept {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
+}
+
+bool is_ascii_control(char32_t c) noexcept { return c <= 0x1F || c == 0x7F; }
+
+}  // namespace petstore::domain::unicode

@@ -1,0 +1,32 @@
+#pragma once
+// KeyVerifier: the port that decides whether a presented API key is accepted.
+//
+// Thread-safety: verify may be called concurrently from any thread, also while the adapter
+// reloads its keys. It must not leak through timing which stored key a presented one resembles.
+
+#include <string>
+#include <string_view>
+
+#include "domain/error.hpp"
+
+namespace petstore::ports {
+
+// Principal: who a key belongs to. `id` is stable for a key and safe to log and to use as a
+// scope (it is derived from the key's digest, never the key itself).
+struct Principal {
+  std::string id;
+  friend bool operator==(const Principal&, const Principal&) = default;
+};
+
+class KeyVerifier {
+ public:
+  KeyVerifier() = default;
+  KeyVerifier(const KeyVerifier&) = delete;
+  KeyVerifier& operator=(const KeyVerifier&) = delete;
+  virtual ~KeyVerifier() = default;
+
+  // verify: the principal of `key`, or unauthenticated when the key is not accepted.
+  [[nodiscard]] virtual domain::Result<Principal> verify(std::string_view key) const = 0;
+};
+
+}  // namespace petstore::ports
