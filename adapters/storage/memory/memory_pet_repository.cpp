@@ -1,0 +1,151 @@
+#include "adapters/storage/memory/memory_pet_repository.hpp"
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+
+namespace petstore::adapters {
+namespace {
+
+using domain::ErrorCode;
+using TimePoint = std::chrono::system_clock::time_point;
+
+// ScopedKey: an idempotency key with the scope (API key) it was sent under.
+using ScopedKey = std::pair<std::string, std::string>;
+
+struct IdempotencyRecord {
+  domain::NewPet pet;
+  domain::PetId id;
+  TimePoint received_at;
+};
+
+// RecordStamp: when a record was written, in the order records were written, so that expired
+// ones are dropped from the front without a scan.
+struct RecordStamp {
+  TimePoint received_at;
+  ScopedKey key;
+  domain::PetId id;
+};
+
+// expired: whether a record stamped `then` may be forgotten at `now`. A clock that went back
+// keeps the record.
+bool expired(TimePoint then, TimePoint now) { return now - then > ports::idempotency_retention; }
+
+std::size_t index_of(domain::PetStatus status) { return static_cast<std::size_t>(status); }
+
+const domain::Pet& pet_of(const domain::Pet& pet) { return pet; }
+const domain::Pet& pet_of(const domain::Pet* pet) { return *pet; }
+
+// page_of: the page `query` asks for from `index`, a map from id to pet ordered by id. Looking
+// one past the page tells whether a later page has a match.
+template <class Index>
+ports::PetPage page_of(const Index& index, const ports::PetQuery& query) {
+  auto it = query.after ? index.upper_bound(query.after->value) : index.begin();
+  const auto limit = static_cast<std::size_t>(query.limit.value());
+  ports::PetPage page;
+  page.pets.reserve(limit);
+  for (; it != index.end() && page.pets.size() < limit; ++it) {
+    page.pets.push_back(pet_of(it->second));
+  }
+  page.has_more = it != index.end();
+  return page;
+}
+
+class MemoryPetRepository final : public ports::PetRepository {
+ public:
+  // PetRepository
+  void create(ports::CreatePetCommand command, CreateDone done) override {
+    domain::Result<domain::Pet> result = [&] {
+      const std::unique_lock lock(mutex_);
+      return create_locked(command);
+    }();
+    done(std::move(result));  // outside the lock: `done` may call back into the repository
+  }
+
+  // PetRepository
+  [[nodiscard]] domain::Result<domain::Pet> get(domain::PetId id) const override {
+    const std::shared_lock lock(mutex_);
+    const auto found = pets_.find(id.value);
+    if (found == pets_.end()) {
+      return domain::make_error(ErrorCode::not_found, "petId",
+                                "no pet has id " + std::to_string(id.value));
+    }
+    return found->second;
+  }
+
+  // PetRepository
+  [[nodiscard]] domain::Result<ports::PetPage> list(const ports::PetQuery& query) const override {
+    const std::shared_lock lock(mutex_);
+    if (query.status) {
+      return page_of(by_status_[index_of(*query.status)], query);
+    }
+    return page_of(pets_, query);
+  }
+
+ private:
+  domain::Result<domain::Pet> create_locked(const ports::CreatePetCommand& command) {
+    forget_expired(command.received_at);
+    if (command.idempotency) {
+      const auto seen =
+          records_.find(ScopedKey{command.idempotency->scope, command.idempotency->key});
+      if (seen != records_.end() && !expired(seen->second.received_at, command.received_at)) {
+        if (seen->second.pet != command.pet) {
+          return domain::make_error(ErrorCode::conflict, "Idempotency-Key",
+                                    "Idempotency-Key was already used with a different body");
+        }
+        return pets_.at(seen->second.id.value);
+      }
+    }
+    if (last_id_ == std::numeric_limits<std::int64_t>::max()) {
+      return domain::make_error(ErrorCode::unavailable, "", "the store has no pet ids left");
+    }
+    const domain::PetId id{last_id_ + 1};
+    const auto stored = pets_.emplace(id.value, domain::with_id(id, command.pet)).first;
+    by_status_[index_of(command.pet.status)].emplace(id.value, &stored->second);
+    last_id_ = id.value;
+    if (command.idempotency) {
+      ScopedKey key{command.idempotency->scope, command.idempotency->key};
+      stamps_.push_back(RecordStamp{command.received_at, key, id});
+      records_.insert_or_assign(std::move(key),
+                                IdempotencyRecord{command.pet, id, command.received_at});
+    }
+    return stored->second;
+  }
+
+  // forget_expired: drops the records older than the retention at `now`, oldest first. A record
+  // replaced since its stamp was written (same key, new id) is left alone.
+  void forget_expired(TimePoint now) {
+    while (!stamps_.empty() && expired(stamps_.front().received_at, now)) {
+      const auto record = records_.find(stamps_.front().key);
+      if (record != records_.end() && record->second.id == stamps_.front().id) {
+        records_.erase(record);
+      }
+      stamps_.pop_front();
+    }
+  }
+
+  mutable std::shared_mutex mutex_;
+  std::int64_t last_id_ = domain::first_pet_id.value - 1;
+  std::map<std::int64_t, domain::Pet> pets_;
+  // Per status, the pets of that status by id; the pointers stay valid as map nodes never move.
+  std::array<std::map<std::int64_t, const domain::Pet*>, domain::all_pet_statuses.size()>
+      by_status_;
+  std::map<ScopedKey, IdempotencyRecord> records_;
+  std::deque<RecordStamp> stamps_;
+};
+
+}  // namespace
+
+std::unique_ptr<ports::PetRepository> make_memory_pet_repository() {
+  return std::make_unique<MemoryPetRepository>();
+}
+
+}  // namespace petstore::adapters
