@@ -9,6 +9,9 @@ domain::Result<ports::Principal> Authenticate::operator()(
                               "an API key is required: send Authorization: Bearer <key>");
   }
   auto principal = keys_.verify(*bearer_token);
+  if (!principal && principal.error().code != domain::ErrorCode::unauthenticated) {
+    return principal;  // the verifier failed: not the client's fault, so not a 401
+  }
   if (!principal) {
     return domain::make_error(domain::ErrorCode::unauthenticated, "token",
                               "the API key is not accepted");

@@ -1,0 +1,30 @@
+#pragma once
+// Opening an API key file safely: the mode rules of contract section 4 (writable by group or
+// others -> refused; readable by others -> served with a warning), checked with fstat on the
+// descriptor that is then read, so the file checked is the file read. Messages are single lines
+// for the operator's terminal; they may name the path, never the file's contents.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "domain/error.hpp"
+
+namespace petstore::adapters::auth {
+
+// KeyFileContents: the bytes of a key file that passed the mode rules, and the warnings to show.
+struct KeyFileContents {
+  std::string text;
+  std::vector<std::string> warnings;
+};
+
+// check_key_file_mode: the warnings for a key file with permission bits `mode` (st_mode), or
+// invalid_argument (field "api-keys") when group or others may write it.
+[[nodiscard]] domain::Result<std::vector<std::string>> check_key_file_mode(
+    const std::filesystem::path& file, unsigned mode);
+
+// read_key_file: the contents of `file`. unavailable when it cannot be opened or read;
+// invalid_argument when it is not a regular file or its mode is refused.
+[[nodiscard]] domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file);
+
+}  // namespace petstore::adapters::auth
