@@ -1,0 +1,174 @@
+#include "adapters/storage/lmdb/lmdb_create_batch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <lmdb++.h>
+
+#include "adapters/storage/lmdb/lmdb_records.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+namespace {
+
+constexpr std::uint64_t retention_ns =
+    std::chrono::duration_cast<std::chrono::nanoseconds>(ports::idempotency_retention).count();
+// Expired idempotency entries pruned per batch beyond its own creates, so pruning outpaces
+// insertion while each transaction stays bounded.
+constexpr std::size_t extra_prune_budget = 16;
+
+std::string_view view(const lmdb::val& value) { return {value.data(), value.size()}; }
+lmdb::val as_val(std::string_view bytes) { return lmdb::val{bytes.data(), bytes.size()}; }
+
+// older_than_retention: whether `then` lies more than the retention before `now`, computed on
+// order-preserving unsigned values so that no subtraction overflows.
+bool older_than_retention(std::int64_t then, std::int64_t now) {
+  constexpr std::uint64_t bias = std::uint64_t{1} << 63U;
+  const std::uint64_t a = static_cast<std::uint64_t>(then) ^ bias;
+  const std::uint64_t b = static_cast<std::uint64_t>(now) ^ bias;
+  return b > a && b - a > retention_ns;
+}
+
+// BatchTxn: the creates of one batch within one write transaction.
+class BatchTxn {
+ public:
+  BatchTxn(MDB_txn* txn, const Databases& dbs) : txn_(txn), dbs_(dbs) {
+    lmdb::val key = as_val(next_id_key);
+    lmdb::val value;
+    if (lmdb::dbi_get(txn_, dbs_.meta, key, value)) {
+      next_id_ = decode_u64(view(value));
+    }
+  }
+
+  domain::Result<domain::Pet> create(const ports::CreatePetCommand& command) {
+    std::optional<std::string> key;
+    if (command.idempotency) {
+      key = idempotency_key(*command.idempotency);
+      if (!key) {
+        return domain::invalid_argument("Idempotency-Key", "Idempotency-Key is too long");
+      }
+      if (auto earlier = find_earlier(*key, command)) {
+        return std::move(*earlier);
+      }
+    }
+    constexpr auto max_id = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    if (!next_id_ || *next_id_ == 0) {
+      return damaged_record();
+    }
+    if (*next_id_ > max_id) {
+      return domain::make_error(domain::ErrorCode::unavailable, "",
+                                "the store has no pet ids left");
+    }
+    const domain::PetId id{static_cast<std::int64_t>(*next_id_)};
+    const std::string record = pet_record(command.pet);
+    if (!put(dbs_.pets, pet_key(id), record, MDB_NOOVERWRITE)) {
+      return damaged_record();  // next_id behind a stored pet: the meta record is wrong
+    }
+    put(dbs_.pets_by_status, status_key(command.pet.status, id), "");
+    if (key) {
+      const auto received_at = to_nanoseconds(command.received_at);
+      put(dbs_.idempotency, *key, idempotency_record({id, received_at, command.pet}));
+      put(dbs_.idempotency_by_time, idempotency_time_key(received_at, id), *key);
+    }
+    ++*next_id_;
+    dirty_ = true;
+    return domain::with_id(id, command.pet);
+  }
+
+  // finish: records the next id and prunes a bounded number of expired idempotency entries.
+  void finish(std::int64_t now, std::size_t prune_budget) {
+    if (dirty_) {
+      put(dbs_.meta, next_id_key, encode_u64(*next_id_));
+    }
+    std::vector<std::pair<std::string, std::string>> expired;  // (time key, idempotency key)
+    {
+      auto cursor = lmdb::cursor::open(txn_, dbs_.idempotency_by_time);
+      lmdb::val key;
+      lmdb::val value;
+      for (bool found = cursor.get(key, value, MDB_FIRST); found && expired.size() < prune_budget;
+           found = cursor.get(key, value, MDB_NEXT)) {
+        const auto then = decode_time_key(view(key));
+        if (!then || !older_than_retention(*then, now)) {
+          break;
+        }
+        expired.emplace_back(view(key), view(value));
+      }
+    }  // a write transaction's cursor is closed before the commit
+    for (const auto& [time_key, key] : expired) {
+      lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
+      lmdb::val value;
+      if (lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
+        // The key may since have been reused for a newer create: only drop the entry it indexes.
+        const auto record = decode_idempotency_record(view(value));
+        if (!record || idempotency_time_key(record->received_at_ns, record->id) == time_key) {
+          lmdb::dbi_del(txn_, dbs_.idempotency, as_val(key));
+        }
+      }
+    }
+  }
+
+ private:
+  // find_earlier: the outcome of a repeat when `key` names an unexpired earlier create.
+  std::optional<domain::Result<domain::Pet>> find_earlier(const std::string& key,
+                                                          const ports::CreatePetCommand& command) {
+    lmdb::val value;
+    if (!lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
+      return std::nullopt;
+    }
+    auto record = decode_idempotency_record(view(value));
+    if (!record) {
+      return domain::Result<domain::Pet>(record.error());
+    }
+    if (older_than_retention(record->received_at_ns, to_nanoseconds(command.received_at))) {
+      // Expired: forgotten; the create goes ahead and overwrites the entry.
+      const auto time_key = idempotency_time_key(record->received_at_ns, record->id);
+      lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
+      return std::nullopt;
+    }
+    if (record->pet == command.pet) {
+      return domain::with_id(record->id, std::move(record->pet));
+    }
+    return domain::make_error(domain::ErrorCode::conflict, "Idempotency-Key",
+                              "Idempotency-Key was already used with a different body");
+  }
+
+  bool put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned int flags = 0) {
+    lmdb::val k = as_val(key);
+    lmdb::val v = as_val(value);
+    return lmdb::dbi_put(txn_, dbi, k, v, flags);
+  }
+
+  MDB_txn* txn_;
+  const Databases& dbs_;
+  std::optional<std::uint64_t> next_id_;
+  bool dirty_ = false;
+};
+
+}  // namespace
+
+std::vector<domain::Result<domain::Pet>> commit_creates(Store& store,
+                                                        const std::vector<PendingCreate>& batch) {
+  std::int64_t now = std::numeric_limits<std::int64_t>::min();
+  for (const auto& pending : batch) {
+    now = std::max(now, to_nanoseconds(pending.command.received_at));
+  }
+  std::vector<domain::Result<domain::Pet>> results;
+  auto committed = store.write([&](MDB_txn* txn) {
+    results.clear();  // a retry after growing the map starts over
+    BatchTxn writer(txn, store.databases());
+    for (const auto& pending : batch) {
+      results.push_back(writer.create(pending.command));
+    }
+    writer.finish(now, batch.size() + extra_prune_budget);
+  });
+  if (!committed) {
+    results.assign(batch.size(), domain::Result<domain::Pet>(committed.error()));
+  }
+  return results;
+}
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,62 @@
+#include "adapters/storage/lmdb/lmdb_data_dir.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace petstore::adapters::lmdb_storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+// create_private_directories: mkdir 0700 for `dir` and each missing parent. Unlike
+// fs::create_directories, no directory is ever created readable by others.
+domain::Result<void> create_private_directories(const fs::path& dir) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) {
+      break;
+    }
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST) {
+      return data_dir_error(dir, std::string("cannot be created: ") + std::strerror(errno));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+domain::Error data_dir_error(const fs::path& dir, const std::string& what) {
+  return domain::make_error(domain::ErrorCode::unavailable, "data-dir",
+                            "data dir " + dir.string() + " " + what);
+}
+
+domain::Result<void> prepare_data_dir(const fs::path& dir) {
+  if (dir.empty()) {
+    return domain::make_error(domain::ErrorCode::unavailable, "data-dir", "data dir is not set");
+  }
+  std::error_code ec;
+  const auto status = fs::status(dir, ec);
+  if (status.type() == fs::file_type::not_found) {
+    if (auto created = create_private_directories(dir); !created) {
+      return created;
+    }
+  } else if (ec) {
+    return data_dir_error(dir, "cannot be inspected: " + ec.message());
+  } else if (!fs::is_directory(status)) {
+    return data_dir_error(dir, "is not a directory");
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return data_dir_error(dir, "is not writable");
+  }
+  return {};
+}
+
+}  // namespace petstore::adapters::lmdb_storage

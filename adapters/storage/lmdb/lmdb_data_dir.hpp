@@ -1,0 +1,18 @@
+#pragma once
+// prepare_data_dir: makes sure the data dir exists (created with mode 0700, missing parents too)
+// and that this process can write into it, before LMDB opens it. Its errors are one line naming
+// the dir, for the operator at start-up.
+
+#include <filesystem>
+
+#include "domain/error.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+
+[[nodiscard]] domain::Result<void> prepare_data_dir(const std::filesystem::path& dir);
+
+// data_dir_error: unavailable, field "data-dir", "data dir <dir> <what>".
+[[nodiscard]] domain::Error data_dir_error(const std::filesystem::path& dir,
+                                           const std::string& what);
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,113 @@
+#include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "adapters/storage/lmdb/lmdb_create_batch.hpp"
+#include "adapters/storage/lmdb/lmdb_reads.hpp"
+#include "adapters/storage/lmdb/lmdb_store.hpp"
+
+namespace petstore::adapters {
+namespace {
+
+using lmdb_storage::PendingCreate;
+using lmdb_storage::Store;
+
+// LmdbPetRepository: reads on the caller's thread; creates queued for one writer thread that
+// commits whatever is queued (up to max_batch) in one transaction and only then calls back.
+// No create waits for company: at low load each batch holds one create.
+class LmdbPetRepository final : public ports::PetRepository {
+ public:
+  LmdbPetRepository(std::unique_ptr<Store> store, std::size_t max_batch)
+      : store_(std::move(store)), max_batch_(max_batch), writer_([this] { run_writer(); }) {}
+
+  LmdbPetRepository(const LmdbPetRepository&) = delete;
+  LmdbPetRepository& operator=(const LmdbPetRepository&) = delete;
+
+  // Stops accepting creates, commits those already queued, then closes the store.
+  ~LmdbPetRepository() override {
+    {
+      const std::lock_guard lock(queue_mutex_);
+      stopping_ = true;
+    }
+    queue_ready_.notify_all();
+    writer_.join();
+  }
+
+  // PetRepository
+  void create(ports::CreatePetCommand command, CreateDone done) override {
+    std::unique_lock lock(queue_mutex_);
+    if (stopping_) {
+      lock.unlock();
+      done(domain::make_error(domain::ErrorCode::unavailable, "", "storage is closing"));
+      return;
+    }
+    queue_.push_back(PendingCreate{std::move(command), std::move(done)});
+    lock.unlock();
+    queue_ready_.notify_one();
+  }
+
+  // PetRepository
+  [[nodiscard]] domain::Result<domain::Pet> get(domain::PetId id) const override {
+    const auto& dbs = store_->databases();
+    return store_->read_value<domain::Pet>(
+        [&](MDB_txn* txn) { return lmdb_storage::read_pet(txn, dbs, id); });
+  }
+
+  // PetRepository
+  [[nodiscard]] domain::Result<ports::PetPage> list(const ports::PetQuery& query) const override {
+    const auto& dbs = store_->databases();
+    return store_->read_value<ports::PetPage>(
+        [&](MDB_txn* txn) { return lmdb_storage::read_page(txn, dbs, query); });
+  }
+
+ private:
+  void run_writer() {
+    std::vector<PendingCreate> batch;
+    for (;;) {
+      {
+        std::unique_lock lock(queue_mutex_);
+        queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) {
+          return;  // stopping, and every queued create is done
+        }
+        while (!queue_.empty() && batch.size() < max_batch_) {
+          batch.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+        }
+      }
+      auto results = lmdb_storage::commit_creates(*store_, batch);
+      // Only now, with the transaction committed and synced (or failed), is anyone told.
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        batch[i].done(std::move(results[i]));
+      }
+      batch.clear();
+    }
+  }
+
+  std::unique_ptr<Store> store_;
+  std::size_t max_batch_;
+  std::mutex queue_mutex_;
+  std::condition_variable queue_ready_;
+  std::deque<PendingCreate> queue_;
+  bool stopping_ = false;
+  std::thread writer_;  // last: it starts once everything it uses exists
+};
+
+}  // namespace
+
+domain::Result<std::unique_ptr<ports::PetRepository>> make_lmdb_pet_repository(
+    const LmdbOptions& options) {
+  auto store = Store::open(options);
+  if (!store) {
+    return store.error();
+  }
+  return std::unique_ptr<ports::PetRepository>(
+      std::make_unique<LmdbPetRepository>(std::move(*store), options.max_batch));
+}
+
+}  // namespace petstore::adapters

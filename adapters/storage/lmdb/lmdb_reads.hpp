@@ -1,0 +1,22 @@
+#pragma once
+// The read side of the LMDB adapter: a pet by id and a page of pets, each inside a read-only
+// transaction the Store provides. A filtered page walks the (status, id) index, so a page costs
+// O(limit + log n) lookups however rare the status is.
+
+#include <lmdb.h>
+
+#include "adapters/storage/lmdb/lmdb_store.hpp"
+#include "domain/error.hpp"
+#include "ports/pet_repository.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+
+// read_pet: the pet with `id`, not_found when none; may throw lmdb::error.
+[[nodiscard]] domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs,
+                                                   domain::PetId id);
+
+// read_page: the page `query` describes; may throw lmdb::error.
+[[nodiscard]] domain::Result<ports::PetPage> read_page(MDB_txn* txn, const Databases& dbs,
+                                                       const ports::PetQuery& query);
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,139 @@
+#include "adapters/storage/lmdb/lmdb_records.hpp"
+
+#include <utility>
+
+namespace petstore::adapters::lmdb_storage {
+namespace {
+
+constexpr char record_format = 1;
+constexpr std::size_t u64_size = 8;
+constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63U;
+
+// new_pet_body: category id, status byte, name; shared by both record kinds.
+std::string new_pet_body(const domain::NewPet& pet) {
+  std::string body = encode_u64(static_cast<std::uint64_t>(pet.category_id.value));
+  body.push_back(static_cast<char>(pet.status));
+  body += pet.name.value();
+  return body;
+}
+
+domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body) {
+  if (body.size() < u64_size + 1) {
+    return damaged_record();
+  }
+  const auto category = decode_u64(body.substr(0, u64_size));
+  const auto status_byte = static_cast<unsigned char>(body[u64_size]);
+  if (!category || status_byte > static_cast<unsigned char>(domain::PetStatus::sold)) {
+    return damaged_record();
+  }
+  auto name = domain::PetName::parse(body.substr(u64_size + 1));
+  if (!name) {
+    return damaged_record();
+  }
+  return domain::NewPet{std::move(*name), domain::CategoryId{static_cast<std::int64_t>(*category)},
+                        static_cast<domain::PetStatus>(status_byte)};
+}
+
+}  // namespace
+
+std::string encode_u64(std::uint64_t value) {
+  std::string bytes(u64_size, '\0');
+  for (std::size_t i = 0; i < u64_size; ++i) {
+    bytes[u64_size - 1 - i] = static_cast<char>(value & 0xFFU);
+    value >>= 8U;
+  }
+  return bytes;
+}
+
+std::optional<std::uint64_t> decode_u64(std::string_view bytes) {
+  if (bytes.size() != u64_size) {
+    return std::nullopt;
+  }
+  std::uint64_t value = 0;
+  for (const char byte : bytes) {
+    value = (value << 8U) | static_cast<unsigned char>(byte);
+  }
+  return value;
+}
+
+std::string pet_key(domain::PetId id) { return encode_u64(static_cast<std::uint64_t>(id.value)); }
+
+std::optional<domain::PetId> decode_pet_key(std::string_view key) {
+  const auto value = decode_u64(key);
+  if (!value) {
+    return std::nullopt;
+  }
+  return domain::PetId{static_cast<std::int64_t>(*value)};
+}
+
+std::string status_key(domain::PetStatus status, domain::PetId id) {
+  return static_cast<char>(status) + pet_key(id);
+}
+
+std::string pet_record(const domain::NewPet& pet) { return record_format + new_pet_body(pet); }
+
+domain::Result<domain::NewPet> decode_pet_record(std::string_view record) {
+  if (record.empty() || record.front() != record_format) {
+    return damaged_record();
+  }
+  return decode_new_pet_body(record.substr(1));
+}
+
+std::optional<std::string> idempotency_key(const ports::IdempotencyKey& key) {
+  // The default LMDB build accepts keys of up to 511 bytes; the scope is a digest and the key at
+  // most 255 characters, so real keys fit well within this.
+  constexpr std::size_t max_key_size = 511;
+  if (key.scope.size() > 0xFFFFU || 2 + key.scope.size() + key.key.size() > max_key_size) {
+    return std::nullopt;
+  }
+  std::string bytes;
+  bytes.push_back(static_cast<char>((key.scope.size() >> 8U) & 0xFFU));
+  bytes.push_back(static_cast<char>(key.scope.size() & 0xFFU));
+  bytes += key.scope;
+  bytes += key.key;
+  return bytes;
+}
+
+std::string idempotency_record(const IdempotencyRecord& record) {
+  return record_format + pet_key(record.id) +
+         encode_u64(static_cast<std::uint64_t>(record.received_at_ns)) + new_pet_body(record.pet);
+}
+
+domain::Result<IdempotencyRecord> decode_idempotency_record(std::string_view record) {
+  if (record.size() < 1 + 2 * u64_size || record.front() != record_format) {
+    return damaged_record();
+  }
+  const auto id = decode_pet_key(record.substr(1, u64_size));
+  const auto received_at = decode_u64(record.substr(1 + u64_size, u64_size));
+  auto pet = decode_new_pet_body(record.substr(1 + 2 * u64_size));
+  if (!id || !received_at || !pet) {
+    return damaged_record();
+  }
+  return IdempotencyRecord{*id, static_cast<std::int64_t>(*received_at), std::move(*pet)};
+}
+
+std::string idempotency_time_key(std::int64_t received_at_ns, domain::PetId id) {
+  // Flipping the sign bit makes unsigned byte order agree with signed order.
+  return encode_u64(static_cast<std::uint64_t>(received_at_ns) ^ sign_bit) + pet_key(id);
+}
+
+std::optional<std::int64_t> decode_time_key(std::string_view key) {
+  if (key.size() != 2 * u64_size) {
+    return std::nullopt;
+  }
+  const auto biased = decode_u64(key.substr(0, u64_size));
+  if (!biased) {
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(*biased ^ sign_bit);
+}
+
+std::int64_t to_nanoseconds(std::chrono::system_clock::time_point time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
+domain::Error damaged_record() {
+  return domain::make_error(domain::ErrorCode::internal, "", "a stored record is damaged");
+}
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,66 @@
+#pragma once
+// The byte layout of every LMDB key and value the adapter writes (schema version 1). Integer
+// keys are big-endian so that LMDB's memcmp order is numeric order. Records carry a format byte
+// and are decoded through the domain's parsing factories: a record that fails is internal.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "domain/error.hpp"
+#include "domain/pet.hpp"
+#include "ports/pet_repository.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+
+inline constexpr std::uint64_t schema_version = 1;
+
+// Names of the databases and of the meta keys.
+inline constexpr const char* pets_db = "pets";
+inline constexpr const char* pets_by_status_db = "pets_by_status";
+inline constexpr const char* meta_db = "meta";
+inline constexpr const char* idempotency_db = "idempotency";
+inline constexpr const char* idempotency_by_time_db = "idempotency_by_time";
+inline constexpr std::string_view schema_version_key = "schema_version";
+inline constexpr std::string_view next_id_key = "next_id";
+
+[[nodiscard]] std::string encode_u64(std::uint64_t value);
+[[nodiscard]] std::optional<std::uint64_t> decode_u64(std::string_view bytes);
+
+// pets: 8-byte big-endian id (ids are >= 1, so unsigned order is id order).
+[[nodiscard]] std::string pet_key(domain::PetId id);
+[[nodiscard]] std::optional<domain::PetId> decode_pet_key(std::string_view key);
+
+// pets_by_status: status byte then the pet key; the value is empty.
+[[nodiscard]] std::string status_key(domain::PetStatus status, domain::PetId id);
+
+// pets value: format byte, category id, status byte, name bytes.
+[[nodiscard]] std::string pet_record(const domain::NewPet& pet);
+[[nodiscard]] domain::Result<domain::NewPet> decode_pet_record(std::string_view record);
+
+// idempotency: key = 2-byte scope length, scope, key (length-prefixed, so no scope/key pair can
+// alias another); nullopt when it exceeds what LMDB accepts as a key.
+[[nodiscard]] std::optional<std::string> idempotency_key(const ports::IdempotencyKey& key);
+
+// idempotency value: what a repeat needs: the pet created then, and when it was received.
+struct IdempotencyRecord {
+  domain::PetId id;
+  std::int64_t received_at_ns = 0;
+  domain::NewPet pet;
+};
+[[nodiscard]] std::string idempotency_record(const IdempotencyRecord& record);
+[[nodiscard]] domain::Result<IdempotencyRecord> decode_idempotency_record(std::string_view record);
+
+// idempotency_by_time: order-preserving received_at then pet id; the value is the idempotency
+// key, so expired entries are found from the oldest without scanning.
+[[nodiscard]] std::string idempotency_time_key(std::int64_t received_at_ns, domain::PetId id);
+[[nodiscard]] std::optional<std::int64_t> decode_time_key(std::string_view key);
+
+[[nodiscard]] std::int64_t to_nanoseconds(std::chrono::system_clock::time_point time);
+
+// The one message every damaged record gives; details would be internals.
+[[nodiscard]] domain::Error damaged_record();
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,103 @@
+#include "adapters/storage/lmdb/lmdb_store.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+namespace {
+
+// A burst of processes each growing the map could make begin see MAP_RESIZED again; a few
+// adoptions settle it, more would mean something else is wrong.
+constexpr int max_map_adoptions = 8;
+
+}  // namespace
+
+domain::Error storage_error(int rc) {
+  switch (rc) {
+    case MDB_CORRUPTED:
+    case MDB_PAGE_NOTFOUND:
+    case MDB_INVALID:
+    case MDB_PANIC:
+      return domain::make_error(domain::ErrorCode::internal, "", "stored data is damaged");
+    case MDB_MAP_FULL:
+    case ENOSPC:
+      return domain::make_error(domain::ErrorCode::unavailable, "", "storage is full");
+    default:
+      return domain::make_error(domain::ErrorCode::unavailable, "", "storage is unavailable");
+  }
+}
+
+Store::~Store() { ::mdb_env_close(env_); }
+
+MDB_txn* Store::begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const {
+  for (int adoptions = 0;; ++adoptions) {
+    lock = std::shared_lock(map_mutex_);
+    MDB_txn* txn = nullptr;
+    const int rc = ::mdb_txn_begin(env_, nullptr, flags, &txn);
+    if (rc == MDB_SUCCESS) {
+      return txn;
+    }
+    lock.unlock();
+    if (rc != MDB_MAP_RESIZED || adoptions == max_map_adoptions) {
+      lmdb::error::raise("mdb_txn_begin", rc);
+    }
+    adopt_map_size();
+  }
+}
+
+void Store::adopt_map_size() const {
+  // Another process grew the map past ours: size 0 maps the size it recorded.
+  const std::unique_lock lock(map_mutex_);
+  check(::mdb_env_set_mapsize(env_, 0), "mdb_env_set_mapsize");
+}
+
+bool Store::grow_map() {
+  const std::unique_lock lock(map_mutex_);
+  MDB_envinfo info{};
+  if (::mdb_env_info(env_, &info) != MDB_SUCCESS || info.me_mapsize >= options_.max_map_size) {
+    return false;
+  }
+  const std::size_t room = options_.max_map_size - info.me_mapsize;
+  const std::size_t next = info.me_mapsize + std::min(room, options_.map_growth_step);
+  return ::mdb_env_set_mapsize(env_, next) == MDB_SUCCESS;
+}
+
+domain::Result<void> Store::read(const TxnWork& work) const {
+  try {
+    std::shared_lock<std::shared_mutex> lock;
+    MDB_txn* txn = begin(MDB_RDONLY, lock);
+    const AbortGuard guard(txn);  // ending a read transaction is aborting it
+    work(txn);
+    return {};
+  } catch (const lmdb::error& e) {
+    return storage_error(e.code());
+  } catch (const std::exception&) {
+    return domain::make_error(domain::ErrorCode::internal, "", "unexpected storage failure");
+  }
+}
+
+domain::Result<void> Store::write(const TxnWork& work) {
+  for (;;) {
+    try {
+      std::shared_lock<std::shared_mutex> lock;
+      MDB_txn* txn = begin(0, lock);
+      AbortGuard guard(txn);
+      work(txn);
+      commit(guard);  // synced: no MDB_NOSYNC, no MDB_NOMETASYNC
+      return {};
+    } catch (const lmdb::error& e) {
+      // The transaction is gone and the shared lock released here, so the map may be resized.
+      if (e.code() == MDB_MAP_FULL && grow_map()) {
+        continue;
+      }
+      return storage_error(e.code());
+    } catch (const std::exception&) {
+      return domain::make_error(domain::ErrorCode::internal, "", "unexpected storage failure");
+    }
+  }
+}
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,140 @@
+// Store::open and the schema check: everything that runs once, before the store serves.
+
+#include <algorithm>
+#include <string>
+#include <system_error>
+
+#include "adapters/storage/lmdb/lmdb_data_dir.hpp"
+#include "adapters/storage/lmdb/lmdb_records.hpp"
+#include "adapters/storage/lmdb/lmdb_store.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The databases of schema version 1, plus headroom for the next versions' additions.
+constexpr MDB_dbi max_databases = 16;
+
+std::size_t map_size_at_open(const LmdbOptions& options) {
+  // LMDB maps exactly the size it is given (if the data fits); never start below what the file
+  // already holds, or the first write would have to grow the map back.
+  std::error_code ec;
+  const auto file_size = fs::file_size(options.data_dir / "data.mdb", ec);
+  return ec ? options.initial_map_size
+            : std::max(options.initial_map_size, static_cast<std::size_t>(file_size));
+}
+
+std::optional<std::uint64_t> read_u64(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
+  lmdb::val k{key.data(), key.size()};
+  lmdb::val v;
+  if (!lmdb::dbi_get(txn, dbi, k, v)) {
+    return std::nullopt;
+  }
+  return decode_u64(std::string_view(v.data(), v.size()));
+}
+
+void write_u64(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::uint64_t value) {
+  const std::string bytes = encode_u64(value);
+  lmdb::val k{key.data(), key.size()};
+  lmdb::val v{bytes.data(), bytes.size()};
+  lmdb::dbi_put(txn, dbi, k, v);
+}
+
+MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
+  MDB_dbi dbi = 0;
+  lmdb::dbi_open(txn, name, flags, &dbi);
+  return dbi;
+}
+
+}  // namespace
+
+domain::Result<std::unique_ptr<Store>> Store::open(const LmdbOptions& options) {
+  const fs::path& dir = options.data_dir;
+  if (options.map_growth_step == 0 || options.max_batch == 0) {
+    return domain::make_error(domain::ErrorCode::invalid_argument, "lmdb-options",
+                              "the map growth step and the batch size must be positive");
+  }
+  if (auto prepared = prepare_data_dir(dir); !prepared) {
+    return prepared.error();
+  }
+  MDB_env* env = nullptr;
+  if (const int rc = ::mdb_env_create(&env); rc != MDB_SUCCESS) {
+    return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
+  }
+  std::unique_ptr<Store> store(new Store(env, options));  // closes env from here on
+  int rc = ::mdb_env_set_maxdbs(env, max_databases);
+  if (rc == MDB_SUCCESS) {
+    rc = ::mdb_env_set_mapsize(env, map_size_at_open(options));
+  }
+  if (rc == MDB_SUCCESS) {
+    // MDB_NOTLS: a read transaction is not tied to its thread, so any thread may run one.
+    rc = ::mdb_env_open(env, dir.c_str(), MDB_NOTLS, 0600);
+  }
+  if (rc != MDB_SUCCESS) {
+    return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
+  }
+  int stale_readers = 0;
+  if (rc = ::mdb_reader_check(env, &stale_readers); rc != MDB_SUCCESS) {
+    return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
+  }
+  if (auto checked = store->check_schema(); !checked) {
+    return checked.error();
+  }
+  return store;
+}
+
+domain::Result<void> Store::check_schema() {
+  const fs::path& dir = options_.data_dir;
+  try {
+    MDB_txn* txn = nullptr;
+    check(::mdb_txn_begin(env_, nullptr, 0, &txn), "mdb_txn_begin");
+    AbortGuard guard(txn);
+    MDB_dbi meta = 0;
+    const int rc = ::mdb_dbi_open(txn, meta_db, 0, &meta);
+    const bool fresh = rc == MDB_NOTFOUND;
+    if (fresh) {
+      MDB_stat main_stat{};
+      check(::mdb_stat(txn, open_dbi(txn, nullptr, 0), &main_stat), "mdb_stat");
+      if (main_stat.ms_entries != 0) {
+        return data_dir_error(dir, "holds an LMDB store that is not a Petstore store");
+      }
+      meta = open_dbi(txn, meta_db, MDB_CREATE);
+      write_u64(txn, meta, schema_version_key, schema_version);
+      write_u64(txn, meta, next_id_key, static_cast<std::uint64_t>(domain::first_pet_id.value));
+    } else {
+      check(rc, "mdb_dbi_open");
+      const auto version = read_u64(txn, meta, schema_version_key);
+      if (!version) {
+        return data_dir_error(dir, "holds a damaged store (no schema version)");
+      }
+      if (*version != schema_version) {
+        return data_dir_error(dir, "was written with schema version " + std::to_string(*version) +
+                                       "; this build reads version " +
+                                       std::to_string(schema_version));
+      }
+      const auto next_id = read_u64(txn, meta, next_id_key);
+      if (!next_id || *next_id == 0) {
+        return data_dir_error(dir, "holds a damaged store (no next id)");
+      }
+    }
+    const unsigned int flags = fresh ? MDB_CREATE : 0;
+    dbs_ = Databases{open_dbi(txn, pets_db, flags), open_dbi(txn, pets_by_status_db, flags), meta,
+                     open_dbi(txn, idempotency_db, flags),
+                     open_dbi(txn, idempotency_by_time_db, flags)};
+    commit(guard);
+    return {};
+  } catch (const lmdb::error& e) {
+    auto error = data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(e.code()));
+    if (e.code() == MDB_NOTFOUND) {
+      error = data_dir_error(dir, "holds a damaged store (a database is missing)");
+    }
+    if (e.code() == MDB_NOTFOUND || storage_error(e.code()).code == domain::ErrorCode::internal) {
+      error.code = domain::ErrorCode::internal;
+    }
+    return error;
+  }
+}
+
+}  // namespace petstore::adapters::lmdb_storage

@@ -1,0 +1,48 @@
+#pragma once
+// Small helpers for raw LMDB transactions, shared by the Store's files. lmdb++'s txn is not used
+// for writes: its commit() leaves the handle set when mdb_txn_commit fails, although LMDB has
+// freed the transaction, so its destructor would abort it a second time.
+
+#include <utility>
+
+#include <lmdb++.h>
+#include <lmdb.h>
+
+#include "domain/error.hpp"
+
+namespace petstore::adapters::lmdb_storage {
+
+// AbortGuard: aborts a transaction that is left without a commit, by an exception or not.
+class AbortGuard {
+ public:
+  explicit AbortGuard(MDB_txn* txn) noexcept : txn_(txn) {}
+  AbortGuard(const AbortGuard&) = delete;
+  AbortGuard& operator=(const AbortGuard&) = delete;
+  ~AbortGuard() {
+    if (txn_ != nullptr) {
+      ::mdb_txn_abort(txn_);
+    }
+  }
+  // release: hands the transaction to mdb_txn_commit, which frees it whether it succeeds or not.
+  MDB_txn* release() noexcept { return std::exchange(txn_, nullptr); }
+
+ private:
+  MDB_txn* txn_;
+};
+
+// check: raises lmdb::error for a failed LMDB call.
+inline void check(int rc, const char* origin) {
+  if (rc != MDB_SUCCESS) {
+    lmdb::error::raise(origin, rc);
+  }
+}
+
+// commit: commits (and syncs) the guarded transaction; raises lmdb::error when it fails.
+inline void commit(AbortGuard& guard) {
+  check(::mdb_txn_commit(guard.release()), "mdb_txn_commit");
+}
+
+// storage_error: an LMDB failure after open, in words without internals.
+[[nodiscard]] domain::Error storage_error(int rc);
+
+}  // namespace petstore::adapters::lmdb_storage

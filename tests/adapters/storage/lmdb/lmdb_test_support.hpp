@@ -1,0 +1,48 @@
+#pragma once
+// Test helpers for the LMDB adapter: a private temporary data dir per test, opening a repository
+// on it (a failure fails the test), and raw LMDB access for writing what the adapter never would.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+
+namespace petstore::tests {
+
+// TempDir: a fresh directory, removed with everything in it at destruction.
+class TempDir {
+ public:
+  TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir();
+
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// options_for: the default options with `dir` as the data dir.
+[[nodiscard]] adapters::LmdbOptions options_for(const std::filesystem::path& dir);
+
+// open_repository: the repository on `options`; throws (failing the test) when it cannot open.
+[[nodiscard]] std::unique_ptr<ports::PetRepository> open_repository(
+    const adapters::LmdbOptions& options);
+
+// put_raw: writes `key` = `value` into the named database (the main one when `db` is empty) of
+// the LMDB environment in `dir`, which must not be open in this process.
+void put_raw(const std::filesystem::path& dir, std::string_view db, std::string_view key,
+             std::string_view value);
+
+// count_raw: how many entries the named database of the environment in `dir` holds (which must
+// not be open in this process).
+[[nodiscard]] std::size_t count_raw(const std::filesystem::path& dir, std::string_view db);
+
+// big_endian: the 8-byte big-endian form the adapter uses for ids and meta numbers.
+[[nodiscard]] std::string big_endian(std::uint64_t value);
+
+}  // namespace petstore::tests
