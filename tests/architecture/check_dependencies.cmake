@@ -1,0 +1,64 @@
+# The dependency rule, checked on the sources: each layer includes only what it may.
+#   domain       : domain/, the standard library, Boost.System's result
+#   ports        : + domain/
+#   application  : + ports/
+#   adapters/http: + application/ (it drives the use cases)
+#   other adapters (storage, auth, clock): domain/, ports/ and their own folder
+#   bootstrap    : anything
+# Usage: cmake -DROOT=<source tree> -P check_dependencies.cmake
+if(NOT ROOT)
+  message(FATAL_ERROR "pass -DROOT=<source tree>")
+endif()
+
+set(violations "")
+
+function(check_folder folder allowed_quoted is_adapter)
+  file(GLOB_RECURSE sources RELATIVE ${ROOT} ${ROOT}/${folder}/*.hpp ${ROOT}/${folder}/*.cpp)
+  foreach(source IN LISTS sources)
+    file(STRINGS ${ROOT}/${source} includes REGEX "^[ \t]*#[ \t]*include")
+    foreach(line IN LISTS includes)
+      if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
+        set(target ${CMAKE_MATCH_1})
+        set(ok FALSE)
+        foreach(prefix IN LISTS allowed_quoted)
+          string(FIND "${target}" "${prefix}" at)
+          if(at EQUAL 0)
+            set(ok TRUE)
+          endif()
+        endforeach()
+        if(NOT ok)
+          list(APPEND violations "${source}: ${line}")
+        endif()
+      elseif(line MATCHES "#[ \t]*include[ \t]*<([^>]+)>")
+        set(target ${CMAKE_MATCH_1})
+        # The core sees no technology: the standard library and Boost.System's result only.
+        if(NOT is_adapter AND target MATCHES "^(boost|lmdb|openssl|CLI|sys|arpa|netinet)" AND
+           NOT target MATCHES "^boost/system/")
+          list(APPEND violations "${source}: ${line}")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  set(violations "${violations}" PARENT_SCOPE)
+endfunction()
+
+check_folder(domain "domain/" FALSE)
+check_folder(ports "domain/;ports/" FALSE)
+check_folder(application "domain/;ports/;application/" FALSE)
+file(GLOB adapter_folders RELATIVE ${ROOT} ${ROOT}/adapters/* ${ROOT}/adapters/storage/*)
+foreach(folder IN LISTS adapter_folders)
+  if(NOT IS_DIRECTORY ${ROOT}/${folder} OR folder STREQUAL "adapters/storage")
+    continue()
+  endif()
+  if(folder STREQUAL "adapters/http")
+    check_folder(${folder} "domain/;ports/;application/;${folder}/" TRUE)
+  else()
+    check_folder(${folder} "domain/;ports/;${folder}/" TRUE)
+  endif()
+endforeach()
+
+if(violations)
+  list(JOIN violations "\n  " listed)
+  message(FATAL_ERROR "dependency rule broken:\n  ${listed}")
+endif()
+message(STATUS "dependency rule holds")
