@@ -1,0 +1,52 @@
+#include "adapters/http/connection_registry.hpp"
+
+#include <vector>
+
+namespace petstore::adapters::http {
+
+bool ConnectionRegistry::add(const std::shared_ptr<ConnectionControl>& connection) {
+  const std::lock_guard lock(mutex_);
+  if (draining_ || connections_.size() >= max_) {
+    return false;
+  }
+  connections_.insert(connection);
+  return true;
+}
+
+void ConnectionRegistry::remove(const std::shared_ptr<ConnectionControl>& connection) {
+  const std::lock_guard lock(mutex_);
+  connections_.erase(connection);
+  if (connections_.empty()) {
+    emptied_.notify_all();
+  }
+}
+
+bool ConnectionRegistry::draining() const {
+  const std::lock_guard lock(mutex_);
+  return draining_;
+}
+
+std::size_t ConnectionRegistry::size() const {
+  const std::lock_guard lock(mutex_);
+  return connections_.size();
+}
+
+void ConnectionRegistry::drain() {
+  std::vector<std::shared_ptr<ConnectionControl>> open;
+  {
+    const std::lock_guard lock(mutex_);
+    draining_ = true;
+    open.assign(connections_.begin(), connections_.end());
+  }
+  // Outside the lock: a connection that closes at once removes itself.
+  for (const auto& connection : open) {
+    connection->close_if_idle();
+  }
+}
+
+bool ConnectionRegistry::wait_until_empty(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return emptied_.wait_for(lock, timeout, [this] { return connections_.empty(); });
+}
+
+}  // namespace petstore::adapters::http

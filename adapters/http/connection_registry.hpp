@@ -1,0 +1,52 @@
+#pragma once
+// ConnectionRegistry: the set of open connections, so that the server can cap their number and,
+// when draining, close the idle ones and wait for the rest. Thread-safe.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <unordered_set>
+
+namespace petstore::adapters::http {
+
+// ConnectionControl: what the registry may ask of a connection, from any thread.
+class ConnectionControl {
+ public:
+  ConnectionControl() = default;
+  ConnectionControl(const ConnectionControl&) = delete;
+  ConnectionControl& operator=(const ConnectionControl&) = delete;
+  virtual ~ConnectionControl() = default;
+
+  // close_if_idle: closes the connection unless a request is being read or answered; such a
+  // connection closes after its response because the registry is draining.
+  virtual void close_if_idle() = 0;
+};
+
+class ConnectionRegistry {
+ public:
+  explicit ConnectionRegistry(std::size_t max_connections) : max_(max_connections) {}
+
+  // add: registers `connection`; false, registering nothing, when full or draining.
+  [[nodiscard]] bool add(const std::shared_ptr<ConnectionControl>& connection);
+  void remove(const std::shared_ptr<ConnectionControl>& connection);
+
+  [[nodiscard]] bool draining() const;
+  [[nodiscard]] std::size_t size() const;
+
+  // drain: refuses new connections from now on and closes the idle ones.
+  void drain();
+
+  // wait_until_empty: true once no connection is registered, false when `timeout` passes first.
+  [[nodiscard]] bool wait_until_empty(std::chrono::milliseconds timeout);
+
+ private:
+  const std::size_t max_;
+  mutable std::mutex mutex_;
+  std::condition_variable emptied_;
+  std::unordered_set<std::shared_ptr<ConnectionControl>> connections_;
+  bool draining_ = false;
+};
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,42 @@
+#pragma once
+// HttpRequest and HttpResponse: the parts of an HTTP exchange the router reads and writes.
+// They are plain structs, free of Beast, so that routing is a pure, unit-testable function and
+// most files need not compile Beast's templates. The session converts to and from the wire.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace petstore::adapters::http {
+
+// HttpRequest: views into a request the session keeps alive until it has been answered.
+struct HttpRequest {
+  std::string_view method;  // as sent, e.g. "GET"
+  std::string_view target;  // request-target, e.g. "/v1/pets?limit=5"
+  std::optional<std::string_view> authorization;
+  bool authorization_repeated = false;  // more than one Authorization field was sent
+  std::optional<std::string_view> content_type;
+  std::optional<std::string_view> idempotency_key;
+  bool idempotency_key_repeated = false;
+  std::string_view body;
+};
+
+// HttpResponse: status, header fields beyond the ones every response gets, and the body.
+struct HttpResponse {
+  unsigned status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;  // JSON when not empty
+
+  void set_header(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+  }
+  [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
+};
+
+// Respond: how a response that is not known at once is delivered, exactly once, on any thread.
+using Respond = std::function<void(HttpResponse)>;
+
+}  // namespace petstore::adapters::http

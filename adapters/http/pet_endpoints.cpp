@@ -1,0 +1,128 @@
+#include "adapters/http/pet_endpoints.hpp"
+
+#include <string>
+#include <utility>
+
+#include "adapters/http/error_response.hpp"
+#include "adapters/http/media_type.hpp"
+#include "adapters/http/parameters.hpp"
+#include "adapters/http/pet_json.hpp"
+
+namespace petstore::adapters::http {
+namespace {
+
+// RFC 9745 Deprecation: getPet has been deprecated since interface 1.0.0 was published,
+// 2026-01-01T00:00:00Z (docs/decisions.md). RFC 8594 Sunset: the removal date of the spec.
+constexpr std::string_view deprecation_value = "@1767225600";
+constexpr std::string_view sunset_value = "Thu, 05 Dec 2030 00:00:00 GMT";
+constexpr std::string_view successor_link = R"(</v1/pets>; rel="successor-version")";
+
+HttpResponse json_response(unsigned status, std::string body) {
+  HttpResponse response;
+  response.status = status;
+  response.body = std::move(body);
+  return response;
+}
+
+std::string next_page_link(const ports::PetQuery& query, domain::PetId last) {
+  std::string link = "</v1/pets?limit=" + std::to_string(query.limit.value()) +
+                     "&after=" + std::to_string(last.value);
+  if (query.status) {
+    link += "&status=";
+    link += domain::to_string(*query.status);
+  }
+  return link + R"(>; rel="next")";
+}
+
+void add_deprecation_headers(HttpResponse& response) {
+  response.set_header("Deprecation", std::string(deprecation_value));
+  response.set_header("Sunset", std::string(sunset_value));
+  response.set_header("Link", std::string(successor_link));
+}
+
+HttpResponse created(const domain::Pet& pet) {
+  std::string body;
+  append_pet(body, pet);
+  HttpResponse response = json_response(201, std::move(body));
+  response.set_header("Location", "/v1/pets/" + std::to_string(pet.id.value));
+  return response;
+}
+
+}  // namespace
+
+HttpResponse list_pets(const application::ListPets& list, boost::urls::params_view params) {
+  const auto query = parse_list_query(params);
+  if (!query) {
+    return error_response(query.error(), "invalid_parameter");
+  }
+  const auto page = list(*query);
+  if (!page) {
+    return error_response(page.error(), "invalid_parameter");
+  }
+  std::string body;
+  append_pets(body, page->pets);
+  HttpResponse response = json_response(200, std::move(body));
+  if (page->has_more && !page->pets.empty()) {
+    response.set_header("Link", next_page_link(*query, page->pets.back().id));
+  }
+  return response;
+}
+
+std::optional<HttpResponse> create_pet(const application::CreatePet& create,
+                                       const ports::Principal& principal,
+                                       const HttpRequest& request, Respond respond) {
+  if (request.idempotency_key_repeated) {
+    return error_response(400, "invalid_parameter", "Idempotency-Key must be sent once");
+  }
+  std::optional<ports::IdempotencyKey> idempotency;
+  if (request.idempotency_key) {
+    const auto key = check_idempotency_key(*request.idempotency_key);
+    if (!key) {
+      return error_response(key.error(), "invalid_parameter");
+    }
+    idempotency = ports::IdempotencyKey{principal.id, std::string(*key)};
+  }
+  if (!request.content_type || !is_json_media_type(*request.content_type)) {
+    return error_response(415, "unsupported_media_type", "the body must be application/json");
+  }
+  auto pet = decode_new_pet(request.body);
+  if (!pet) {
+    const bool syntax = pet.error().problem == BodyProblem::invalid_json;
+    return error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message);
+  }
+  create(std::move(*pet), std::move(idempotency),
+         [respond = std::move(respond)](domain::Result<domain::Pet> stored) {
+           respond(stored ? created(*stored) : error_response(stored.error(), "validation_failed"));
+         });
+  return std::nullopt;
+}
+
+HttpResponse get_pet(const application::GetPet& get, std::string_view pet_id) {
+  const auto id = parse_pet_id(pet_id);
+  if (!id) {
+    return error_response(id.error(), "invalid_parameter");
+  }
+  const auto pet = get(*id);
+  HttpResponse response;
+  if (pet) {
+    std::string body;
+    append_pet(body, *pet);
+    response = json_response(200, std::move(body));
+  } else {
+    response = error_response(pet.error(), "invalid_parameter");
+  }
+  if (response.status == 200 || response.status == 404) {
+    add_deprecation_headers(response);
+  }
+  return response;
+}
+
+HttpResponse list_orders(const application::ListOrders& list) {
+  const auto orders = list();
+  if (!orders) {
+    return error_response(orders.error(), "invalid_parameter");
+  }
+  return json_response(200, "[]");  // unreachable in v1: orders are not specified
+}
+
+}  // namespace petstore::adapters::http

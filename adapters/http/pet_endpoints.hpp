@@ -1,0 +1,31 @@
+#pragma once
+// The /v1 operations, reached once a request is authenticated and routed: each reads its
+// parameters and body, calls its use case, and writes the contract's response and headers.
+
+#include <optional>
+#include <string_view>
+
+#include <boost/url/params_view.hpp>
+
+#include "adapters/http/http_message.hpp"
+#include "application/use_cases.hpp"
+
+namespace petstore::adapters::http {
+
+// GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page.
+[[nodiscard]] HttpResponse list_pets(const application::ListPets& list,
+                                     boost::urls::params_view params);
+
+// POST /v1/pets: 201 with the pet and its Location, answered through `respond` once stored;
+// errors that need no storage are returned at once.
+[[nodiscard]] std::optional<HttpResponse> create_pet(const application::CreatePet& create,
+                                                     const ports::Principal& principal,
+                                                     const HttpRequest& request, Respond respond);
+
+// GET /v1/pets/{petId} (deprecated): 200 or 404, both with the deprecation headers.
+[[nodiscard]] HttpResponse get_pet(const application::GetPet& get, std::string_view pet_id);
+
+// GET /v1/store/orders: 501 until the order record is specified.
+[[nodiscard]] HttpResponse list_orders(const application::ListOrders& list);
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,123 @@
+#include "adapters/http/router.hpp"
+
+#include <string>
+#include <utility>
+
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
+
+#include "adapters/http/credentials.hpp"
+#include "adapters/http/error_response.hpp"
+#include "adapters/http/pet_endpoints.hpp"
+
+namespace petstore::adapters::http {
+namespace {
+
+HttpResponse method_not_allowed(std::string_view allow) {
+  HttpResponse response =
+      error_response(405, "method_not_allowed", "this path does not support the method sent");
+  response.set_header("Allow", std::string(allow));
+  return response;
+}
+
+HttpResponse not_found_path() { return error_response(404, "not_found", "no such path"); }
+
+// Every response under /v1 is private to its key holder and is never to be sniffed.
+void add_v1_headers(HttpResponse& response) {
+  response.set_header("Cache-Control", "no-store");
+  response.set_header("X-Content-Type-Options", "nosniff");
+}
+
+boost::system::result<boost::urls::url_view> parse_target(std::string_view target) {
+  if (!target.empty() && target.front() == '/') {
+    return boost::urls::parse_origin_form(target);
+  }
+  return boost::urls::parse_absolute_uri(target);
+}
+
+bool is_under_v1(std::string_view encoded_path) {
+  return encoded_path == "/v1" || encoded_path.starts_with("/v1/");
+}
+
+HttpResponse operational(const HttpRequest& request, std::string_view path,
+                         const RouterOptions& options) {
+  if (path != "/healthz" && path != "/readyz") {
+    return not_found_path();
+  }
+  if (request.method != "GET") {
+    return method_not_allowed("GET");
+  }
+  HttpResponse response;
+  if (path == "/healthz") {
+    response.body = R"({"status":"ok"})";
+  } else if (options.is_ready()) {
+    response.body = R"({"status":"ready"})";
+  } else {
+    response = error_response(503, "unavailable", "the service is starting or shutting down");
+  }
+  response.set_header("Cache-Control", "no-store");
+  return response;
+}
+
+// The routing step of contract section 2, on the decoded segments after "/v1".
+std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
+                                     const ports::Principal& principal, const HttpRequest& request,
+                                     const boost::urls::url_view& url, Respond respond) {
+  const auto segments = url.segments();
+  auto segment = segments.begin();
+  ++segment;  // "v1"
+  const auto remaining = static_cast<std::size_t>(std::distance(segment, segments.end()));
+  const bool get = request.method == "GET";
+  if (remaining == 1 && *segment == "pets") {
+    if (get) {
+      return list_pets(use_cases.list_pets, url.params());
+    }
+    if (request.method == "POST") {
+      return create_pet(use_cases.create_pet, principal, request, std::move(respond));
+    }
+    return method_not_allowed("GET, POST");
+  }
+  if (remaining == 2 && *segment == "pets") {
+    const std::string pet_id = *++segment;
+    return get ? get_pet(use_cases.get_pet, pet_id) : method_not_allowed("GET");
+  }
+  if (remaining == 2 && *segment == "store" && *++segment == "orders") {
+    return get ? list_orders(use_cases.list_orders) : method_not_allowed("GET");
+  }
+  return not_found_path();
+}
+
+}  // namespace
+
+Router::Router(const application::UseCases& use_cases, RouterOptions options)
+    : use_cases_(use_cases), options_(std::move(options)) {}
+
+std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond respond) const {
+  const auto url = parse_target(request.target);
+  if (!url) {
+    return error_response(400, "invalid_parameter", "the request target is not a valid URI");
+  }
+  if (!is_under_v1(url->encoded_path())) {
+    return operational(request, url->encoded_path(), options_);
+  }
+  const Credentials credentials =
+      read_credentials(request.authorization, request.authorization_repeated);
+  std::optional<HttpResponse> response;
+  if (credentials.kind != Credentials::Kind::bearer) {
+    response = unauthorized(credentials.kind == Credentials::Kind::malformed);
+  } else if (auto principal = use_cases_.authenticate(credentials.token); !principal) {
+    response = error_response(principal.error(), "invalid_parameter");
+  } else {
+    auto add_headers_then_respond = [respond = std::move(respond)](HttpResponse later) {
+      add_v1_headers(later);
+      respond(std::move(later));
+    };
+    response = route_v1(use_cases_, *principal, request, *url, std::move(add_headers_then_respond));
+  }
+  if (response) {
+    add_v1_headers(*response);
+  }
+  return response;
+}
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,34 @@
+#pragma once
+// Router: the pure part of the HTTP adapter. It turns one request into its response by the
+// contract's order of checks (section 2): authenticate, route, parameters, body. It does no I/O;
+// only a create completes later, when storage has committed it.
+
+#include <functional>
+#include <optional>
+
+#include "adapters/http/http_message.hpp"
+#include "application/use_cases.hpp"
+
+namespace petstore::adapters::http {
+
+struct RouterOptions {
+  // Answers /readyz: true while storage is open and the service is not draining.
+  std::function<bool()> is_ready = [] { return true; };
+};
+
+class Router {
+ public:
+  Router(const application::UseCases& use_cases, RouterOptions options);
+
+  // handle: the response to `request` when it is known at once; otherwise nullopt, and `respond`
+  // is called later with it, exactly once, on any thread. `request` must stay valid until then.
+  // Thread-safe.
+  [[nodiscard]] std::optional<HttpResponse> handle(const HttpRequest& request,
+                                                   Respond respond) const;
+
+ private:
+  const application::UseCases& use_cases_;
+  RouterOptions options_;
+};
+
+}  // namespace petstore::adapters::http

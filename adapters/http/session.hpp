@@ -1,0 +1,137 @@
+#pragma once
+// serve_connection: one HTTP/1.1 connection as a coroutine, generic over the stream so that a
+// TLS stream can reuse it. Requests are read and answered one at a time, in order, which makes
+// pipelining safe and bounds what a connection buffers to one request and one response.
+// Every read has a deadline: idle keep-alive, headers, body; every write too.
+
+#include <memory>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/stream_traits.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include "adapters/http/ascii.hpp"
+#include "adapters/http/beast_messages.hpp"
+#include "adapters/http/connection_registry.hpp"
+#include "adapters/http/deferred_response.hpp"
+#include "adapters/http/http_server.hpp"
+
+namespace petstore::adapters::http {
+
+struct SessionContext {
+  const Router& router;
+  const HttpLimits& limits;
+  ConnectionRegistry& registry;
+};
+
+// ConnectionState: what the session shares with close_if_idle, touched on the strand only.
+struct ConnectionState {
+  bool idle = true;
+};
+
+namespace session_detail {
+
+inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitable);
+
+// write_message: sends `message` within the write timeout; false when the client is gone.
+// (Parameters are references: g++ 12 mishandles by-value coroutine parameters and co_await inside
+// conditional expressions, so this file avoids both.)
+template <class Stream>
+boost::asio::awaitable<bool> write_message(Stream& stream, const SessionContext& context,
+                                           BeastResponse& message) {
+  boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
+  const auto [error, written] =
+      co_await boost::beast::http::async_write(stream, message, use_tuple);
+  co_return !error;
+}
+
+template <class Stream>
+boost::asio::awaitable<bool> send_continue_if_expected(Stream& stream,
+                                                       const SessionContext& context,
+                                                       const BeastRequest& request) {
+  namespace bhttp = boost::beast::http;
+  const auto expect = request.find(bhttp::field::expect);
+  if (expect == request.end() || !equals_ignoring_case(expect->value(), "100-continue")) {
+    co_return true;
+  }
+  bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, request.version()};
+  boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
+  const auto [error, written] = co_await bhttp::async_write(stream, interim, use_tuple);
+  co_return !error;
+}
+
+}  // namespace session_detail
+
+// serve_connection: answers requests on `stream` until the client closes, a deadline passes, a
+// request cannot be read, or the server drains.
+template <class Stream>
+boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& state,
+                                              SessionContext context) {
+  namespace bhttp = boost::beast::http;
+  using session_detail::use_tuple;
+  auto& socket_layer = boost::beast::get_lowest_layer(stream);
+  const auto executor = co_await boost::asio::this_coro::executor;
+  boost::beast::flat_buffer buffer;
+  for (;;) {
+    if (buffer.size() == 0) {
+      state.idle = true;
+      if (context.registry.draining()) {
+        break;
+      }
+      socket_layer.expires_after(context.limits.idle_timeout);
+      const auto [error, read] = co_await stream.async_read_some(buffer.prepare(4096), use_tuple);
+      if (error) {
+        break;
+      }
+      buffer.commit(read);
+    }
+    state.idle = false;
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(context.limits.header_bytes));
+    parser.body_limit(context.limits.body_bytes);
+    socket_layer.expires_after(context.limits.header_timeout);
+    auto [error, read] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
+    if (!error && !parser.is_done()) {
+      const bool continued =
+          co_await session_detail::send_continue_if_expected(stream, context, parser.get());
+      if (!continued) {
+        break;
+      }
+      socket_layer.expires_after(context.limits.body_timeout);
+      std::tie(error, read) = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
+    }
+    if (error) {
+      if (auto answer = response_to_read_error(error)) {
+        BeastResponse message = to_beast_response(std::move(*answer), 11, false);
+        co_await session_detail::write_message(stream, context, message);
+      }
+      break;
+    }
+    const BeastRequest& request = parser.get();
+    const HttpRequest plain = to_http_request(request);
+    const auto deferred = std::make_shared<DeferredResponse>(executor);
+    auto immediate = context.router.handle(plain, deferred->responder());
+    HttpResponse response;
+    if (immediate) {
+      response = std::move(*immediate);
+    } else {
+      response = co_await deferred->wait();
+    }
+    const bool keep_alive = request.keep_alive() && !context.registry.draining();
+    BeastResponse message = to_beast_response(std::move(response), request.version(), keep_alive);
+    const bool written = co_await session_detail::write_message(stream, context, message);
+    if (!written || !keep_alive) {
+      break;
+    }
+  }
+  boost::system::error_code ignored;
+  socket_layer.socket().shutdown(boost::asio::socket_base::shutdown_send, ignored);
+}
+
+}  // namespace petstore::adapters::http
