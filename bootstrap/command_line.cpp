@@ -1,0 +1,136 @@
+#include "bootstrap/command_line.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+namespace petstore::bootstrap {
+namespace {
+
+std::chrono::milliseconds from_seconds(double seconds) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
+
+struct ServeFlags {
+  std::string storage = "lmdb";
+  double header_timeout = 10;
+  double body_timeout = 30;
+  double idle_timeout = 60;
+};
+
+void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
+  options.threads = std::max(1U, std::thread::hardware_concurrency());
+  serve.add_option("--listen", options.listen, "HOST:PORT to listen on (port 0: any free port)")
+      ->envname("PETSTORE_LISTEN")
+      ->capture_default_str();
+  serve.add_option("--storage", flags.storage, "Where pets are kept: memory or lmdb")
+      ->envname("PETSTORE_STORAGE")
+      ->check(CLI::IsMember({"memory", "lmdb"}))
+      ->capture_default_str();
+  serve.add_option("--data-dir", options.data_dir, "LMDB data directory (created when missing)")
+      ->envname("PETSTORE_DATA_DIR")
+      ->capture_default_str();
+  serve.add_option("--api-keys", options.api_keys, "Key file (make one: petstore keys new)")
+      ->envname("PETSTORE_API_KEYS")
+      ->required();
+  serve.add_option("--threads", options.threads, "Threads serving HTTP (default: cores)")
+      ->envname("PETSTORE_THREADS")
+      ->check(CLI::Range(1U, 1024U))
+      ->capture_default_str();
+  serve.add_option("--tls-cert", options.tls_cert, "TLS certificate chain (PEM)")
+      ->envname("PETSTORE_TLS_CERT");
+  serve.add_option("--tls-key", options.tls_key, "TLS private key (PEM)")
+      ->envname("PETSTORE_TLS_KEY");
+  serve
+      .add_flag("--allow-plain-http", options.allow_plain_http,
+                "Serve plain HTTP on a non-loopback address (behind a TLS proxy)")
+      ->envname("PETSTORE_ALLOW_PLAIN_HTTP");
+  auto& limits = options.limits;
+  serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
+      ->envname("PETSTORE_MAX_BODY_BYTES")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30U))
+      ->capture_default_str();
+  serve.add_option("--max-header-bytes", limits.header_bytes, "Largest request head accepted")
+      ->envname("PETSTORE_MAX_HEADER_BYTES")
+      ->check(CLI::Range(std::size_t{512}, std::size_t{1} << 20U))
+      ->capture_default_str();
+  serve.add_option("--header-timeout", flags.header_timeout, "Seconds for a request's headers")
+      ->envname("PETSTORE_HEADER_TIMEOUT")
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
+  serve.add_option("--body-timeout", flags.body_timeout, "Seconds for a body after its headers")
+      ->envname("PETSTORE_BODY_TIMEOUT")
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
+  serve.add_option("--idle-timeout", flags.idle_timeout, "Seconds an idle keep-alive stays open")
+      ->envname("PETSTORE_IDLE_TIMEOUT")
+      ->check(CLI::Range(0.01, 86400.0))
+      ->capture_default_str();
+  serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
+      ->envname("PETSTORE_MAX_CONNECTIONS")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
+      ->capture_default_str();
+  serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
+      ->envname("PETSTORE_LMDB_MAP_SIZE")
+      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
+      ->capture_default_str();
+  serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step")
+      ->envname("PETSTORE_LMDB_MAP_GROWTH")
+      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
+      ->capture_default_str();
+}
+
+void apply(const ServeFlags& flags, ServeOptions& options) {
+  options.storage = flags.storage == "memory" ? StorageKind::memory : StorageKind::lmdb;
+  options.limits.header_timeout = from_seconds(flags.header_timeout);
+  options.limits.body_timeout = from_seconds(flags.body_timeout);
+  options.limits.idle_timeout = from_seconds(flags.idle_timeout);
+  options.lmdb.data_dir = options.data_dir;
+}
+
+}  // namespace
+
+Command parse_command_line(int argc, const char* const* argv) {
+  Command command;
+  ServeFlags serve_flags;
+  CLI::App app{"Petstore: a store's catalogue of pets, served as an HTTP JSON API.", "petstore"};
+  app.set_version_flag("--version", version_text());
+  app.require_subcommand(1);
+  CLI::App* serve = app.add_subcommand("serve", "Serve the API");
+  add_serve_flags(*serve, command.serve, serve_flags);
+  CLI::App* keys = app.add_subcommand("keys", "Manage API keys");
+  keys->require_subcommand(1);
+  CLI::App* keys_new =
+      keys->add_subcommand("new", "Make an API key, print it once, store its digest");
+  keys_new->add_option("--api-keys", command.keys_new.api_keys, "Key file to append to")
+      ->envname("PETSTORE_API_KEYS")
+      ->required();
+  keys_new->add_option("--label", command.keys_new.label, "A name for the key (visible ASCII)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    command.exit_code = app.exit(help);
+    return command;
+  } catch (const CLI::CallForAllHelp& help) {
+    command.exit_code = app.exit(help);
+    return command;
+  } catch (const CLI::CallForVersion& version) {
+    command.exit_code = app.exit(version);
+    return command;
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "petstore: " << error.what() << " (see petstore --help)\n";
+    command.exit_code = 2;
+    return command;
+  }
+  if (serve->parsed()) {
+    apply(serve_flags, command.serve);
+    command.kind = Command::Kind::serve;
+  } else if (keys_new->parsed()) {
+    command.kind = Command::Kind::keys_new;
+  }
+  return command;
+}
+
+}  // namespace petstore::bootstrap

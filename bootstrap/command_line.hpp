@@ -1,0 +1,28 @@
+#pragma once
+// The command line of contract section 7, read with CLI11: `serve`, `keys new`, `--help` and
+// `--version`. Every flag of `serve` also reads an environment variable of the same meaning.
+
+#include "bootstrap/serve_options.hpp"
+
+namespace petstore::bootstrap {
+
+struct Command {
+  enum class Kind {
+    done,  // help or version was printed, or usage was wrong: exit with `exit_code`
+    serve,
+    keys_new,
+  };
+  Kind kind = Kind::done;
+  int exit_code = 0;
+  ServeOptions serve;
+  KeysNewOptions keys_new;
+};
+
+// parse_command_line: the command `argv` asks for. Prints help and version itself; on bad usage
+// prints one line on stderr and returns Kind::done with exit code 2.
+[[nodiscard]] Command parse_command_line(int argc, const char* const* argv);
+
+// version_text: "petstore 1.0.0 (interface 1.0.0, build <commit>, <build type>)".
+[[nodiscard]] const char* version_text();
+
+}  // namespace petstore::bootstrap

@@ -1,0 +1,19 @@
+#pragma once
+// The commands `petstore` runs, each returning the process exit code of contract section 7:
+// 0 clean stop, 1 runtime failure, 2 bad usage. Every failure prints one line on stderr.
+
+#include "bootstrap/serve_options.hpp"
+
+namespace petstore::bootstrap {
+
+// run_serve: serves until SIGINT or SIGTERM, then drains (at most 10 s) and closes storage.
+// SIGHUP re-reads the key file.
+[[nodiscard]] int run_serve(const ServeOptions& options);
+
+// run_keys_new: makes a key, appends its digest to the key file, prints the key once.
+[[nodiscard]] int run_keys_new(const KeysNewOptions& options);
+
+// run: parses the command line and runs the command it names.
+[[nodiscard]] int run(int argc, const char* const* argv);
+
+}  // namespace petstore::bootstrap

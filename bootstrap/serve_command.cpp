@@ -1,0 +1,133 @@
+#include <chrono>
+#include <iostream>
+#include <pthread.h>
+#include <signal.h>
+
+#include "adapters/auth/file_key_verifier.hpp"
+#include "adapters/clock/system_clock.hpp"
+#include "adapters/http/http_server.hpp"
+#include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "adapters/storage/memory/memory_pet_repository.hpp"
+#include "bootstrap/commands.hpp"
+#include "bootstrap/service.hpp"
+
+namespace petstore::bootstrap {
+namespace {
+
+constexpr std::chrono::seconds drain_deadline{10};
+
+void fail(const std::string& line) { std::cerr << "petstore: " << line << '\n'; }
+
+sigset_t stop_and_reload_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
+  return signals;
+}
+
+domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(const ServeOptions& options) {
+  if (options.storage == StorageKind::memory) {
+    return adapters::make_memory_pet_repository();
+  }
+  return adapters::make_lmdb_pet_repository(options.lmdb);
+}
+
+void reload_keys(adapters::auth::ReloadableKeyVerifier& keys) {
+  const auto report = keys.reload();
+  if (!report) {
+    fail("SIGHUP: keeping the keys in use: " + report.error().message);
+    return;
+  }
+  for (const auto& warning : report->warnings) {
+    fail("warning: " + warning);
+  }
+  std::cerr << "petstore: SIGHUP: " << report->key_count << " API keys loaded\n";
+}
+
+// Waits for signals: SIGHUP reloads keys; the first SIGINT/SIGTERM drains, the second (or the
+// deadline) stops at once.
+void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
+                         adapters::auth::ReloadableKeyVerifier& keys) {
+  const sigset_t signals = stop_and_reload_signals();
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  const timespec tick{0, 50'000'000};
+  for (;;) {
+    const int signal_number = sigtimedwait(&signals, nullptr, &tick);
+    if (signal_number == SIGHUP) {
+      reload_keys(keys);
+    } else if (signal_number == SIGINT || signal_number == SIGTERM) {
+      if (deadline) {
+        std::cerr << "petstore: second signal, stopping now\n";
+        return;
+      }
+      std::cerr << "petstore: draining: answering requests in flight\n";
+      service.set_ready(false);
+      server.drain();
+      deadline = std::chrono::steady_clock::now() + drain_deadline;
+    }
+    if (deadline && (server.wait_until_idle(std::chrono::milliseconds(0)) ||
+                     std::chrono::steady_clock::now() >= *deadline)) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+int run_serve(const ServeOptions& options) {
+  const auto address = parse_listen_address(options.listen);
+  if (!address) {
+    fail("--listen must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080");
+    return 2;
+  }
+  if (options.tls_cert || options.tls_key) {
+    fail(
+        "--tls-cert and --tls-key are not supported by this build yet; serve on loopback, or "
+        "behind a TLS-terminating proxy with --allow-plain-http");
+    return 1;
+  }
+  if (!is_loopback_host(address->host) && !options.allow_plain_http) {
+    fail("refusing plain HTTP on " + address->host +
+         ": API keys would cross the network in "
+         "clear text; listen on loopback, or pass --allow-plain-http behind a TLS proxy");
+    return 1;
+  }
+  auto keys = adapters::auth::make_file_key_verifier(options.api_keys);
+  if (!keys) {
+    fail(keys.error().message);
+    return 1;
+  }
+  for (const auto& warning : keys->report.warnings) {
+    fail("warning: " + warning);
+  }
+  // Blocked before any thread starts, so that every thread inherits the mask and only
+  // serve_until_stopped receives them.
+  const sigset_t signals = stop_and_reload_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  auto pets = open_storage(options);
+  if (!pets) {
+    fail(pets.error().message);
+    return 1;
+  }
+  auto& reloadable_keys = *keys->verifier;
+  Service service(
+      ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()});
+  const adapters::http::HttpServerOptions http_options{address->host, address->port,
+                                                       options.threads, options.limits};
+  auto server = adapters::http::start_http_server(http_options, service.router());
+  if (!server) {
+    fail(server.error().message);
+    return 1;
+  }
+  service.set_ready(true);
+  std::cout << "listening on http://" << (*server)->local_address() << "/v1" << std::endl;
+  serve_until_stopped(**server, service, reloadable_keys);
+  (*server)->stop();
+  service.close_storage();
+  std::cerr << "petstore: stopped\n";
+  return 0;
+}
+
+}  // namespace petstore::bootstrap

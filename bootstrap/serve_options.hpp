@@ -1,0 +1,47 @@
+#pragma once
+// ServeOptions: everything `petstore serve` is told on its command line or in its environment
+// (contract section 7), parsed but not yet acted on.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "adapters/http/http_server.hpp"
+#include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+
+namespace petstore::bootstrap {
+
+enum class StorageKind { memory, lmdb };
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8080";
+  StorageKind storage = StorageKind::lmdb;
+  std::filesystem::path data_dir = "./data";
+  std::filesystem::path api_keys;
+  unsigned threads = 1;
+  std::optional<std::filesystem::path> tls_cert;
+  std::optional<std::filesystem::path> tls_key;
+  bool allow_plain_http = false;
+  adapters::http::HttpLimits limits;
+  adapters::LmdbOptions lmdb;
+};
+
+struct KeysNewOptions {
+  std::filesystem::path api_keys;
+  std::string label;
+};
+
+// ListenAddress: HOST:PORT split; IPv6 hosts come without their brackets.
+struct ListenAddress {
+  std::string host;
+  std::uint16_t port = 0;
+};
+
+// parse_listen_address: "127.0.0.1:8080", "[::1]:0", "localhost:8080"; nullopt when malformed.
+[[nodiscard]] std::optional<ListenAddress> parse_listen_address(const std::string& text);
+
+// is_loopback_host: true for localhost, 127.0.0.0/8 and ::1, where plain HTTP is safe.
+[[nodiscard]] bool is_loopback_host(const std::string& host);
+
+}  // namespace petstore::bootstrap

@@ -1,0 +1,26 @@
+#include "bootstrap/service.hpp"
+
+#include <utility>
+
+#include "adapters/storage/memory/memory_pet_repository.hpp"
+
+namespace petstore::bootstrap {
+
+Service::Service(ServiceParts parts)
+    : parts_(std::move(parts)),
+      use_cases_{application::Authenticate(*parts_.keys), application::ListPets(*parts_.pets),
+                 application::CreatePet(*parts_.pets, *parts_.clock),
+                 application::GetPet(*parts_.pets), application::ListOrders()},
+      router_(use_cases_, adapters::http::RouterOptions{[this] { return ready_.load(); }}) {}
+
+Service::~Service() = default;
+
+std::unique_ptr<Service> build_component_service(std::unique_ptr<ports::KeyVerifier> keys,
+                                                 std::unique_ptr<ports::Clock> clock) {
+  auto service = std::make_unique<Service>(
+      ServiceParts{adapters::make_memory_pet_repository(), std::move(keys), std::move(clock)});
+  service->set_ready(true);
+  return service;
+}
+
+}  // namespace petstore::bootstrap

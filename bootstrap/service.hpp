@@ -1,0 +1,50 @@
+#pragma once
+// Service: the object graph of one running Petstore (adapters -> use cases -> router), built in
+// this one place. build_component_service is its twin for component tests: memory storage and
+// whatever keys and clock the test hands in.
+
+#include <atomic>
+#include <memory>
+
+#include "adapters/http/router.hpp"
+#include "application/use_cases.hpp"
+#include "ports/clock.hpp"
+#include "ports/key_verifier.hpp"
+#include "ports/pet_repository.hpp"
+
+namespace petstore::bootstrap {
+
+struct ServiceParts {
+  std::unique_ptr<ports::PetRepository> pets;
+  std::unique_ptr<ports::KeyVerifier> keys;
+  std::unique_ptr<ports::Clock> clock;
+};
+
+class Service {
+ public:
+  explicit Service(ServiceParts parts);
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+  ~Service();
+
+  [[nodiscard]] const adapters::http::Router& router() const { return router_; }
+
+  // set_ready: what /readyz answers; false until serving starts and again while draining.
+  void set_ready(bool ready) { ready_.store(ready); }
+
+  // close_storage: finishes pending creates and closes the repository. Call after the server has
+  // stopped; afterwards the service must not be used.
+  void close_storage() { parts_.pets.reset(); }
+
+ private:
+  ServiceParts parts_;
+  std::atomic<bool> ready_{false};
+  application::UseCases use_cases_;
+  adapters::http::Router router_;
+};
+
+// build_component_service: a service on empty memory storage, ready at once.
+[[nodiscard]] std::unique_ptr<Service> build_component_service(
+    std::unique_ptr<ports::KeyVerifier> keys, std::unique_ptr<ports::Clock> clock);
+
+}  // namespace petstore::bootstrap
