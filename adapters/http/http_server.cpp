@@ -20,13 +20,13 @@ namespace petstore::adapters::http {
 namespace {
 
 namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
+using Tcp = asio::ip::tcp;
 
 // TcpConnection: a plain TCP connection, registered so that draining can close it when idle.
 class TcpConnection final : public ConnectionControl,
                             public std::enable_shared_from_this<TcpConnection> {
  public:
-  explicit TcpConnection(tcp::socket socket) : stream_(std::move(socket)) {}
+  explicit TcpConnection(Tcp::socket socket) : stream_(std::move(socket)) {}
 
   // ConnectionControl
   void close_if_idle() override {
@@ -45,7 +45,7 @@ class TcpConnection final : public ConnectionControl,
   ConnectionState state_;
 };
 
-std::string format_endpoint(const tcp::endpoint& endpoint) {
+std::string format_endpoint(const Tcp::endpoint& endpoint) {
   const auto address = endpoint.address();
   const std::string host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
   return host + ":" + std::to_string(endpoint.port());
@@ -67,7 +67,7 @@ class BeastHttpServer final : public HttpServer {
     if (error) {
       return unavailable("cannot resolve listen host " + options_.host);
     }
-    const tcp::endpoint endpoint{address, options_.port};
+    const Tcp::endpoint endpoint{address, options_.port};
     const std::string where = format_endpoint(endpoint);
     acceptor_.open(endpoint.protocol(), error);
     if (!error) {
@@ -152,12 +152,13 @@ class BeastHttpServer final : public HttpServer {
         continue;
       }
       const auto executor = connection->stream().get_executor();
-      asio::co_spawn(executor, serve(connection), [this, connection](std::exception_ptr failure) {
-        if (failure) {
-          std::cerr << "connection closed after an unexpected error\n";
-        }
-        registry_.remove(connection);
-      });
+      asio::co_spawn(executor, serve(connection),
+                     [this, connection](const std::exception_ptr& failure) {
+                       if (failure) {
+                         std::cerr << "connection closed after an unexpected error\n";
+                       }
+                       registry_.remove(connection);
+                     });
     }
   }
 
@@ -170,7 +171,7 @@ class BeastHttpServer final : public HttpServer {
   const Router& router_;
   ConnectionRegistry registry_;
   asio::io_context context_;
-  tcp::acceptor acceptor_;
+  Tcp::acceptor acceptor_;
   std::vector<std::thread> threads_;
   std::mutex stop_mutex_;
 };

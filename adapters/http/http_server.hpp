@@ -15,8 +15,8 @@
 namespace petstore::adapters::http {
 
 struct HttpLimits {
-  std::size_t body_bytes = 64 * 1024;
-  std::size_t header_bytes = 16 * 1024;
+  std::size_t body_bytes = std::size_t{64} * 1024;
+  std::size_t header_bytes = std::size_t{16} * 1024;
   std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};
   std::chrono::milliseconds body_timeout{std::chrono::seconds(30)};
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
