@@ -1,24 +1,36 @@
 #pragma once
-// Authenticate: decides who sent a request from the bearer token it carried, if any.
+// Authenticate: decides who sent a request from the bearer credential it carried, if any, and
+// throttles clients that keep failing.
 
 #include <optional>
 #include <string_view>
 
+#include "application/failed_auth_throttle.hpp"
 #include "ports/key_verifier.hpp"
 
 namespace petstore::application {
 
+// Credential: what a request presented, and from where.
+struct Credential {
+  std::optional<std::string_view> bearer_token;  // a well-formed bearer token, if any
+  bool malformed = false;  // a bearer credential was attempted but is not well-formed
+  std::string_view client_address;
+};
+
 class Authenticate {
  public:
-  explicit Authenticate(const ports::KeyVerifier& keys) : keys_(keys) {}
+  Authenticate(const ports::KeyVerifier& keys, FailedAuthThrottle& throttle)
+      : keys_(keys), throttle_(throttle) {}
 
-  // The principal of `bearer_token`, or unauthenticated: with an empty `field` when no token
-  // was presented, with field "token" when one was presented and not accepted.
-  [[nodiscard]] domain::Result<ports::Principal> operator()(
-      std::optional<std::string_view> bearer_token) const;
+  // The principal of the credential's key. Otherwise unauthenticated: with an empty `field`
+  // when no key was presented, with field "token" when one was presented and not accepted; or
+  // resource_exhausted, with `retry_after_seconds`, when the client failed too often.
+  // A failure of the verifier itself is passed on as it is (internal).
+  [[nodiscard]] domain::Result<ports::Principal> operator()(const Credential& credential) const;
 
  private:
   const ports::KeyVerifier& keys_;
+  FailedAuthThrottle& throttle_;
 };
 
 }  // namespace petstore::application

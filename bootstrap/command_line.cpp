@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bootstrap/data_command_line.hpp"
+
 namespace petstore::bootstrap {
 namespace {
 
@@ -47,6 +49,12 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
       .add_flag("--allow-plain-http", options.allow_plain_http,
                 "Serve plain HTTP on a non-loopback address (behind a TLS proxy)")
       ->envname("PETSTORE_ALLOW_PLAIN_HTTP");
+  serve
+      .add_option("--auth-failures-per-minute", options.auth_failures_per_minute,
+                  "Failed authentications allowed per client address and minute, then 429")
+      ->envname("PETSTORE_AUTH_FAILURES_PER_MINUTE")
+      ->check(CLI::Range(1.0, 1'000'000.0))
+      ->capture_default_str();
   auto& limits = options.limits;
   serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
       ->envname("PETSTORE_MAX_BODY_BYTES")
@@ -108,6 +116,8 @@ Command parse_command_line(int argc, const char* const* argv) {
       ->envname("PETSTORE_API_KEYS")
       ->required();
   keys_new->add_option("--label", command.keys_new.label, "A name for the key (visible ASCII)");
+  const DataCommands data =
+      add_data_commands(app, command.export_pets, command.import_pets, command.backup);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -129,6 +139,12 @@ Command parse_command_line(int argc, const char* const* argv) {
     command.kind = Command::Kind::serve;
   } else if (keys_new->parsed()) {
     command.kind = Command::Kind::keys_new;
+  } else if (data.export_pets->parsed()) {
+    command.kind = Command::Kind::export_pets;
+  } else if (data.import_pets->parsed()) {
+    command.kind = Command::Kind::import_pets;
+  } else if (data.backup->parsed()) {
+    command.kind = Command::Kind::backup;
   }
   return command;
 }

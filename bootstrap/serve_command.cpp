@@ -34,6 +34,12 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(const ServeOp
   return adapters::make_lmdb_pet_repository(options.lmdb);
 }
 
+void reload_certificate(adapters::http::HttpServer& server) {
+  if (const auto reloaded = server.reload_tls(); !reloaded) {
+    fail("SIGHUP: keeping the TLS certificate in use: " + reloaded.error().message);
+  }
+}
+
 void reload_keys(adapters::auth::ReloadableKeyVerifier& keys) {
   const auto report = keys.reload();
   if (!report) {
@@ -46,8 +52,8 @@ void reload_keys(adapters::auth::ReloadableKeyVerifier& keys) {
   std::cerr << "petstore: SIGHUP: " << report->key_count << " API keys loaded\n";
 }
 
-// Waits for signals: SIGHUP reloads keys; the first SIGINT/SIGTERM drains, the second (or the
-// deadline) stops at once.
+// Waits for signals: SIGHUP reloads keys and the TLS certificate; the first SIGINT/SIGTERM drains,
+// the second (or the deadline) stops at once.
 void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
                          adapters::auth::ReloadableKeyVerifier& keys) {
   const sigset_t signals = stop_and_reload_signals();
@@ -57,6 +63,7 @@ void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
     const int signal_number = sigtimedwait(&signals, nullptr, &tick);
     if (signal_number == SIGHUP) {
       reload_keys(keys);
+      reload_certificate(server);
     } else if (signal_number == SIGINT || signal_number == SIGTERM) {
       if (deadline) {
         std::cerr << "petstore: second signal, stopping now\n";
@@ -82,16 +89,15 @@ int run_serve(const ServeOptions& options) {
     fail("--listen must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080");
     return 2;
   }
-  if (options.tls_cert || options.tls_key) {
-    fail(
-        "--tls-cert and --tls-key are not supported by this build yet; serve on loopback, or "
-        "behind a TLS-terminating proxy with --allow-plain-http");
-    return 1;
+  if (options.tls_cert.has_value() != options.tls_key.has_value()) {
+    fail("--tls-cert and --tls-key go together: pass both for HTTPS, or neither");
+    return 2;
   }
-  if (!is_loopback_host(address->host) && !options.allow_plain_http) {
+  const bool tls = options.tls_cert.has_value();
+  if (!tls && !is_loopback_host(address->host) && !options.allow_plain_http) {
     fail("refusing plain HTTP on " + address->host +
-         ": API keys would cross the network in "
-         "clear text; listen on loopback, or pass --allow-plain-http behind a TLS proxy");
+         ": API keys would cross the network in clear text; pass --tls-cert and --tls-key, "
+         "or --allow-plain-http behind a TLS-terminating proxy");
     return 1;
   }
   auto keys = adapters::auth::make_file_key_verifier(options.api_keys);
@@ -113,16 +119,21 @@ int run_serve(const ServeOptions& options) {
   }
   auto& reloadable_keys = *keys->verifier;
   Service service(
-      ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()});
-  const adapters::http::HttpServerOptions http_options{address->host, address->port,
-                                                       options.threads, options.limits};
+      ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()},
+      ServiceSettings{options.auth_failures_per_minute});
+  adapters::http::HttpServerOptions http_options{address->host, address->port, options.threads,
+                                                 options.limits, std::nullopt};
+  if (tls) {
+    http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
+  }
   auto server = adapters::http::start_http_server(http_options, service.router());
   if (!server) {
     fail(server.error().message);
     return 1;
   }
   service.set_ready(true);
-  std::cout << "listening on http://" << (*server)->local_address() << "/v1" << std::endl;
+  std::cout << "listening on " << (tls ? "https://" : "http://") << (*server)->local_address()
+            << "/v1" << std::endl;
   serve_until_stopped(**server, service, reloadable_keys);
   (*server)->stop();
   service.close_storage();

@@ -23,6 +23,7 @@ struct ServeOptions {
   std::optional<std::filesystem::path> tls_cert;
   std::optional<std::filesystem::path> tls_key;
   bool allow_plain_http = false;
+  double auth_failures_per_minute = 60;
   adapters::http::HttpLimits limits;
   adapters::LmdbOptions lmdb;
 };

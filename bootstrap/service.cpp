@@ -6,9 +6,11 @@
 
 namespace petstore::bootstrap {
 
-Service::Service(ServiceParts parts)
+Service::Service(ServiceParts parts, ServiceSettings settings)
     : parts_(std::move(parts)),
-      use_cases_{application::Authenticate(*parts_.keys), application::ListPets(*parts_.pets),
+      auth_throttle_(*parts_.clock, settings.auth_failures_per_minute),
+      use_cases_{application::Authenticate(*parts_.keys, auth_throttle_),
+                 application::ListPets(*parts_.pets),
                  application::CreatePet(*parts_.pets, *parts_.clock),
                  application::GetPet(*parts_.pets), application::ListOrders()},
       router_(use_cases_, adapters::http::RouterOptions{[this] { return ready_.load(); }}) {}
@@ -16,9 +18,11 @@ Service::Service(ServiceParts parts)
 Service::~Service() = default;
 
 std::unique_ptr<Service> build_component_service(std::unique_ptr<ports::KeyVerifier> keys,
-                                                 std::unique_ptr<ports::Clock> clock) {
+                                                 std::unique_ptr<ports::Clock> clock,
+                                                 ServiceSettings settings) {
   auto service = std::make_unique<Service>(
-      ServiceParts{adapters::make_memory_pet_repository(), std::move(keys), std::move(clock)});
+      ServiceParts{adapters::make_memory_pet_repository(), std::move(keys), std::move(clock)},
+      settings);
   service->set_ready(true);
   return service;
 }

@@ -20,9 +20,13 @@ struct ServiceParts {
   std::unique_ptr<ports::Clock> clock;
 };
 
+struct ServiceSettings {
+  double auth_failures_per_minute = 60;  // per client address, then 429
+};
+
 class Service {
  public:
-  explicit Service(ServiceParts parts);
+  explicit Service(ServiceParts parts, ServiceSettings settings = {});
   Service(const Service&) = delete;
   Service& operator=(const Service&) = delete;
   ~Service();
@@ -39,12 +43,14 @@ class Service {
  private:
   ServiceParts parts_;
   std::atomic<bool> ready_{false};
+  application::FailedAuthThrottle auth_throttle_;
   application::UseCases use_cases_;
   adapters::http::Router router_;
 };
 
 // build_component_service: a service on empty memory storage, ready at once.
 [[nodiscard]] std::unique_ptr<Service> build_component_service(
-    std::unique_ptr<ports::KeyVerifier> keys, std::unique_ptr<ports::Clock> clock);
+    std::unique_ptr<ports::KeyVerifier> keys, std::unique_ptr<ports::Clock> clock,
+    ServiceSettings settings = {});
 
 }  // namespace petstore::bootstrap

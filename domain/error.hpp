@@ -2,6 +2,7 @@
 // The core's closed error vocabulary and the result type every fallible core operation returns.
 // Only adapters/http maps these codes to HTTP statuses; the core never speaks HTTP.
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -28,6 +29,7 @@ struct Error {
   ErrorCode code = ErrorCode::internal;
   std::string field;
   std::string message;
+  std::int64_t retry_after_seconds = 0;  // resource_exhausted: when trying again can succeed
 
   friend bool operator==(const Error&, const Error&) = default;
 };

@@ -1,5 +1,8 @@
 #include "adapters/http/error_response.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "adapters/http/pet_json.hpp"
 
 namespace petstore::adapters::http {
@@ -22,8 +25,12 @@ HttpResponse error_response(const domain::Error& error, std::string_view invalid
       return unauthorized(!error.field.empty());
     case ErrorCode::conflict:
       return error_response(422, "idempotency_key_reused", error.message);
-    case ErrorCode::resource_exhausted:
-      return error_response(429, "too_many_requests", error.message);
+    case ErrorCode::resource_exhausted: {
+      HttpResponse response = error_response(429, "too_many_requests", error.message);
+      response.set_header("Retry-After",
+                          std::to_string(std::max<std::int64_t>(1, error.retry_after_seconds)));
+      return response;
+    }
     case ErrorCode::unavailable:
       return error_response(503, "unavailable", error.message);
     case ErrorCode::unimplemented:

@@ -22,13 +22,14 @@ struct HttpRequest {
   std::optional<std::string_view> idempotency_key;
   bool idempotency_key_repeated = false;
   std::string_view body;
+  std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"
 };
 
 // HttpResponse: status, header fields beyond the ones every response gets, and the body.
 struct HttpResponse {
   unsigned status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;  // JSON when not empty
+  std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
 
   void set_header(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));

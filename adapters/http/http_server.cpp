@@ -13,35 +13,46 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 
 #include "adapters/http/session.hpp"
+#include "adapters/http/tls_context.hpp"
 
 namespace petstore::adapters::http {
 namespace {
 
 namespace asio = boost::asio;
+namespace beast = boost::beast;
 using Tcp = asio::ip::tcp;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
-// TcpConnection: a plain TCP connection, registered so that draining can close it when idle.
-class TcpConnection final : public ConnectionControl,
-                            public std::enable_shared_from_this<TcpConnection> {
+constexpr std::chrono::seconds tls_shutdown_timeout{2};
+
+// Connection: one accepted connection over `Stream`, registered so that draining can close it
+// when idle. `context_` keeps a TLS connection's context alive after a reload replaced it.
+template <class Stream>
+class Connection final : public ConnectionControl,
+                         public std::enable_shared_from_this<Connection<Stream>> {
  public:
-  explicit TcpConnection(Tcp::socket socket) : stream_(std::move(socket)) {}
+  template <class... StreamArguments>
+  explicit Connection(std::shared_ptr<void> context, StreamArguments&&... arguments)
+      : context_(std::move(context)), stream_(std::forward<StreamArguments>(arguments)...) {}
 
   // ConnectionControl
   void close_if_idle() override {
-    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+    asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
       if (self->state_.idle) {
-        self->stream_.close();
+        beast::get_lowest_layer(self->stream_).close();
       }
     });
   }
 
-  boost::beast::tcp_stream& stream() { return stream_; }
+  Stream& stream() { return stream_; }
   ConnectionState& state() { return state_; }
 
  private:
-  boost::beast::tcp_stream stream_;
+  std::shared_ptr<void> context_;
+  Stream stream_;
   ConnectionState state_;
 };
 
@@ -53,9 +64,11 @@ std::string format_endpoint(const Tcp::endpoint& endpoint) {
 
 class BeastHttpServer final : public HttpServer {
  public:
-  BeastHttpServer(const HttpServerOptions& options, const Router& router)
+  BeastHttpServer(const HttpServerOptions& options, const Router& router,
+                  std::unique_ptr<TlsContext> tls)
       : options_(options),
         router_(router),
+        tls_(std::move(tls)),
         registry_(options.limits.max_connections),
         acceptor_(context_) {}
 
@@ -63,12 +76,12 @@ class BeastHttpServer final : public HttpServer {
 
   domain::Result<void> listen() {
     boost::system::error_code error;
-    const auto address = resolve_host(error);
+    const std::string host = options_.host == "localhost" ? "127.0.0.1" : options_.host;
+    const auto address = asio::ip::make_address(host, error);
     if (error) {
-      return unavailable("cannot resolve listen host " + options_.host);
+      return unavailable("cannot listen on " + options_.host + ": not an IP address");
     }
     const Tcp::endpoint endpoint{address, options_.port};
-    const std::string where = format_endpoint(endpoint);
     acceptor_.open(endpoint.protocol(), error);
     if (!error) {
       acceptor_.set_option(asio::socket_base::reuse_address(true), error);
@@ -80,7 +93,7 @@ class BeastHttpServer final : public HttpServer {
       acceptor_.listen(asio::socket_base::max_listen_connections, error);
     }
     if (error) {
-      return unavailable("cannot listen on " + where + ": " + error.message());
+      return unavailable("cannot listen on " + format_endpoint(endpoint) + ": " + error.message());
     }
     return {};
   }
@@ -114,6 +127,11 @@ class BeastHttpServer final : public HttpServer {
   }
 
   // HttpServer
+  [[nodiscard]] domain::Result<void> reload_tls() override {
+    return tls_ ? tls_->reload() : domain::Result<void>{};
+  }
+
+  // HttpServer
   void stop() override {
     const std::lock_guard lock(stop_mutex_);
     context_.stop();
@@ -128,9 +146,8 @@ class BeastHttpServer final : public HttpServer {
     return domain::make_error(domain::ErrorCode::unavailable, "listen", std::move(message));
   }
 
-  asio::ip::address resolve_host(boost::system::error_code& error) {
-    const std::string host = options_.host == "localhost" ? "127.0.0.1" : options_.host;
-    return asio::ip::make_address(host, error);
+  [[nodiscard]] SessionContext session_context() {
+    return SessionContext{router_, options_.limits, registry_};
   }
 
   asio::awaitable<void> accept_loop() {
@@ -146,29 +163,60 @@ class BeastHttpServer final : public HttpServer {
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
         continue;
       }
-      auto connection = std::make_shared<TcpConnection>(std::move(socket));
-      if (!registry_.add(connection)) {
-        connection->stream().close();  // over the connection cap, or draining
-        continue;
+      if (tls_) {
+        auto tls_context = tls_->current();
+        auto& context = *tls_context;
+        start(std::make_shared<Connection<TlsStream>>(std::move(tls_context), std::move(socket),
+                                                      context));
+      } else {
+        start(std::make_shared<Connection<beast::tcp_stream>>(nullptr, std::move(socket)));
       }
-      const auto executor = connection->stream().get_executor();
-      asio::co_spawn(executor, serve(connection),
-                     [this, connection](const std::exception_ptr& failure) {
-                       if (failure) {
-                         std::cerr << "connection closed after an unexpected error\n";
-                       }
-                       registry_.remove(connection);
-                     });
     }
   }
 
-  asio::awaitable<void> serve(std::shared_ptr<TcpConnection> connection) {
-    co_await serve_connection(connection->stream(), connection->state(),
-                              SessionContext{router_, options_.limits, registry_});
+  template <class Stream>
+  void start(const std::shared_ptr<Connection<Stream>>& connection) {
+    boost::system::error_code error;
+    const auto peer = beast::get_lowest_layer(connection->stream()).socket().remote_endpoint(error);
+    connection->state().client_address = error ? "unknown" : peer.address().to_string();
+    if (!registry_.add(connection)) {
+      beast::get_lowest_layer(connection->stream()).close();  // over the cap, or draining
+      return;
+    }
+    const auto executor = connection->stream().get_executor();
+    asio::co_spawn(executor, serve(connection),
+                   [this, connection](const std::exception_ptr& failure) {
+                     if (failure) {
+                       std::cerr << "petstore: a connection closed after an unexpected error\n";
+                     }
+                     registry_.remove(connection);
+                   });
+  }
+
+  asio::awaitable<void> serve(std::shared_ptr<Connection<beast::tcp_stream>> connection) {
+    auto& stream = connection->stream();
+    co_await serve_connection(stream, connection->state(), session_context());
+    boost::system::error_code ignored;
+    stream.socket().shutdown(asio::socket_base::shutdown_send, ignored);
+  }
+
+  asio::awaitable<void> serve(std::shared_ptr<Connection<TlsStream>> connection) {
+    auto& stream = connection->stream();
+    auto& socket_layer = beast::get_lowest_layer(stream);
+    socket_layer.expires_after(options_.limits.header_timeout);
+    const auto [handshake_error] = co_await stream.async_handshake(
+        asio::ssl::stream_base::server, asio::as_tuple(asio::use_awaitable));
+    if (handshake_error) {
+      co_return;  // not TLS, a refused protocol version, or too slow
+    }
+    co_await serve_connection(stream, connection->state(), session_context());
+    socket_layer.expires_after(tls_shutdown_timeout);
+    co_await stream.async_shutdown(asio::as_tuple(asio::use_awaitable));
   }
 
   const HttpServerOptions options_;
   const Router& router_;
+  std::unique_ptr<TlsContext> tls_;
   ConnectionRegistry registry_;
   asio::io_context context_;
   Tcp::acceptor acceptor_;
@@ -180,7 +228,15 @@ class BeastHttpServer final : public HttpServer {
 
 domain::Result<std::unique_ptr<HttpServer>> start_http_server(const HttpServerOptions& options,
                                                               const Router& router) {
-  auto server = std::make_unique<BeastHttpServer>(options, router);
+  std::unique_ptr<TlsContext> tls;
+  if (options.tls) {
+    auto loaded = TlsContext::load(*options.tls);
+    if (!loaded) {
+      return loaded.error();
+    }
+    tls = std::move(*loaded);
+  }
+  auto server = std::make_unique<BeastHttpServer>(options, router, std::move(tls));
   if (auto listening = server->listen(); !listening) {
     return listening.error();
   }

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "adapters/http/router.hpp"
@@ -25,11 +27,18 @@ struct HttpLimits {
   std::size_t max_connections = 10'000;
 };
 
+// TlsFiles: where the certificate chain and its private key are, both PEM.
+struct TlsFiles {
+  std::filesystem::path certificate_chain;
+  std::filesystem::path private_key;
+};
+
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;  // 0: any free port
   unsigned threads = 1;
   HttpLimits limits;
+  std::optional<TlsFiles> tls;  // HTTPS when set; the handshake has the header timeout
 };
 
 class HttpServer {
@@ -49,12 +58,17 @@ class HttpServer {
   // wait_until_idle: blocks until no connection is open or `timeout` passes; true when idle.
   [[nodiscard]] virtual bool wait_until_idle(std::chrono::milliseconds timeout) = 0;
 
+  // reload_tls: re-reads the certificate and key for new connections; on failure the old ones
+  // stay in use and the error says why in one line. Succeeds at once without TLS.
+  [[nodiscard]] virtual domain::Result<void> reload_tls() = 0;
+
   // stop: closes everything now and joins the threads. Idempotent.
   virtual void stop() = 0;
 };
 
-// start_http_server: binds, listens and serves `router` on `options.threads` threads. Errors:
-// unavailable, with a one-line reason (address in use, address not local, bad host).
+// start_http_server: binds, listens and serves `router` on `options.threads` threads. Errors,
+// each one line: invalid_argument for TLS files that cannot be used; unavailable when the
+// address cannot be listened on (in use, not local, bad host).
 [[nodiscard]] domain::Result<std::unique_ptr<HttpServer>> start_http_server(
     const HttpServerOptions& options, const Router& router);
 

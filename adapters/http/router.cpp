@@ -6,6 +6,7 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
+#include "adapters/http/api_reference.hpp"
 #include "adapters/http/credentials.hpp"
 #include "adapters/http/error_response.hpp"
 #include "adapters/http/pet_endpoints.hpp"
@@ -41,11 +42,15 @@ bool is_under_v1(std::string_view encoded_path) {
 
 HttpResponse operational(const HttpRequest& request, std::string_view path,
                          const RouterOptions& options) {
-  if (path != "/healthz" && path != "/readyz") {
+  const bool api_reference = is_api_reference_path(path);
+  if (path != "/healthz" && path != "/readyz" && !api_reference) {
     return not_found_path();
   }
   if (request.method != "GET") {
     return method_not_allowed("GET");
+  }
+  if (api_reference) {
+    return api_reference_response(path);
   }
   HttpResponse response;
   if (path == "/healthz") {
@@ -102,10 +107,14 @@ std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond r
   }
   const Credentials credentials =
       read_credentials(request.authorization, request.authorization_repeated);
+  std::optional<std::string_view> token;
+  if (credentials.kind == Credentials::Kind::bearer) {
+    token = credentials.token;
+  }
+  const auto principal = use_cases_.authenticate(application::Credential{
+      token, credentials.kind == Credentials::Kind::malformed, request.client_address});
   std::optional<HttpResponse> response;
-  if (credentials.kind != Credentials::Kind::bearer) {
-    response = unauthorized(credentials.kind == Credentials::Kind::malformed);
-  } else if (auto principal = use_cases_.authenticate(credentials.token); !principal) {
+  if (!principal) {
     response = error_response(principal.error(), "invalid_parameter");
   } else {
     auto add_headers_then_respond = [respond = std::move(respond)](HttpResponse later) {

@@ -5,6 +5,7 @@
 // Every read has a deadline: idle keep-alive, headers, body; every write too.
 
 #include <memory>
+#include <string>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -33,6 +34,7 @@ struct SessionContext {
 // ConnectionState: what the session shares with close_if_idle, touched on the strand only.
 struct ConnectionState {
   bool idle = true;
+  std::string client_address;  // set once, before the session starts
 };
 
 namespace session_detail {
@@ -69,7 +71,8 @@ boost::asio::awaitable<bool> send_continue_if_expected(Stream& stream,
 }  // namespace session_detail
 
 // serve_connection: answers requests on `stream` until the client closes, a deadline passes, a
-// request cannot be read, or the server drains.
+// request cannot be read, or the server drains. The caller closes the stream afterwards (a TLS
+// stream sends close_notify first).
 template <class Stream>
 boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& state,
                                               SessionContext context) {
@@ -114,7 +117,8 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       break;
     }
     const BeastRequest& request = parser.get();
-    const HttpRequest plain = to_http_request(request);
+    HttpRequest plain = to_http_request(request);
+    plain.client_address = state.client_address;
     const auto deferred = std::make_shared<DeferredResponse>(executor);
     auto immediate = context.router.handle(plain, deferred->responder());
     HttpResponse response;
@@ -130,8 +134,6 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       break;
     }
   }
-  boost::system::error_code ignored;
-  socket_layer.socket().shutdown(boost::asio::socket_base::shutdown_send, ignored);
 }
 
 }  // namespace petstore::adapters::http
