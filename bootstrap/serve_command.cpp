@@ -1,4 +1,5 @@
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <pthread.h>
 #include <signal.h>
@@ -102,7 +103,11 @@ int run_serve(const ServeOptions& options) {
   }
   auto keys = adapters::auth::make_file_key_verifier(options.api_keys);
   if (!keys) {
-    fail(keys.error().message);
+    std::error_code ignored;
+    const bool missing = !std::filesystem::exists(options.api_keys, ignored);
+    fail(keys.error().message +
+         (missing ? "; make one with: petstore keys new --api-keys " + options.api_keys.string()
+                  : ""));
     return 1;
   }
   for (const auto& warning : keys->report.warnings) {

@@ -69,8 +69,8 @@ class BeastHttpServer final : public HttpServer {
       : options_(options),
         router_(router),
         tls_(std::move(tls)),
-        registry_(options.limits.max_connections),
-        acceptor_(context_) {}
+        acceptor_(context_),
+        registry_(options.limits.max_connections) {}
 
   ~BeastHttpServer() override { stop(); }
 
@@ -217,9 +217,10 @@ class BeastHttpServer final : public HttpServer {
   const HttpServerOptions options_;
   const Router& router_;
   std::unique_ptr<TlsContext> tls_;
-  ConnectionRegistry registry_;
   asio::io_context context_;
   Tcp::acceptor acceptor_;
+  // After the io_context: the connections it still holds must close before the context goes.
+  ConnectionRegistry registry_;
   std::vector<std::thread> threads_;
   std::mutex stop_mutex_;
 };

@@ -1,0 +1,184 @@
+// SIGINT and SIGTERM stop `petstore serve` gracefully (contract section 7): it stops accepting,
+// answers what is in flight, exits 0 within 10 s; a second signal stops it at once. Under load,
+// every request sent whole gets a whole response or a connection closed before any byte of one:
+// never a truncated response.
+
+#include <atomic>
+#include <signal.h>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "bootstrap/cli_fixture.hpp"
+
+namespace petstore::tests {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct LoadTally {
+  std::atomic<int> created{0};        // 201 responses
+  std::atomic<int> closed_unread{0};  // request sent, connection closed before any response byte
+  std::atomic<int> truncated{0};      // connection closed inside a response: the bug to catch
+  std::atomic<int> unexpected{0};     // another status, a malformed response or a timeout
+};
+
+// post_until_refused: keep-alive POSTs, reconnecting after each close, until connecting fails
+// (the server stopped accepting) or `stop` is set.
+void post_until_refused(std::uint16_t port, const std::string& key, LoadTally& tally,
+                        const std::atomic<bool>& stop) {
+  const std::string request = make_request("POST", "/v1/pets", key, pet_json("Load"), true);
+  while (!stop) {
+    RawConnection connection(port);
+    if (!connection.valid()) {
+      return;
+    }
+    bool open = true;
+    while (open && !stop) {
+      if (!connection.send_all(request)) {
+        break;  // not sent whole: the server owes this request nothing
+      }
+      RawResponse response;
+      switch (connection.read_response(response, 12s)) {
+        case ReadOutcome::complete:
+          (response.status == 201 ? tally.created : tally.unexpected)++;
+          open = response.header("Connection") != "close";
+          break;
+        case ReadOutcome::closed_early:
+          tally.closed_unread++;
+          open = false;
+          break;
+        case ReadOutcome::truncated:
+          tally.truncated++;
+          open = false;
+          break;
+        case ReadOutcome::timed_out:
+        case ReadOutcome::malformed:
+          tally.unexpected++;
+          return;
+      }
+    }
+  }
+}
+
+class CliDrainTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    key_ = make_key(keys_);
+    ASSERT_FALSE(key_.empty());
+    served_ = std::make_unique<ServedPetstore>(petstore(serve_args(keys_, {"--threads", "2"})));
+    ASSERT_NE(served_->port(), 0) << served_->child().captured_stderr();
+  }
+
+  // start_slow_post: a POST whose headers the server has read (it answered 100 Continue) and
+  // whose body has not come yet: a request in flight for as long as the test wants.
+  void start_slow_post(RawConnection& connection) const {
+    const std::string body = pet_json("Slow");
+    ASSERT_TRUE(connection.send_all(
+        "POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key_ +
+        "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n"));
+    RawResponse interim;
+    ASSERT_EQ(connection.read_response(interim, 5s), ReadOutcome::complete);
+    ASSERT_EQ(interim.status, 100);
+  }
+
+  ScratchDir dir_;
+  std::filesystem::path keys_ = dir_.path() / "keys";
+  std::string key_;
+  std::unique_ptr<ServedPetstore> served_;
+};
+
+TEST_F(CliDrainTest, SigtermUnderLoadAnswersOrClosesEveryRequestAndExits0) {
+  LoadTally tally;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.emplace_back(post_until_refused, served_->port(), key_, std::ref(tally),
+                         std::cref(stop));
+  }
+  const auto warm_up = std::chrono::steady_clock::now() + 3s;
+  while (tally.created < 100 && std::chrono::steady_clock::now() < warm_up) {
+    std::this_thread::sleep_for(10ms);
+  }
+  const ExitStatus status = served_->stop(SIGTERM, 10s);
+  stop = true;
+  for (auto& client : clients) {
+    client.join();
+  }
+  EXPECT_TRUE(status.exited_with(0)) << "code " << status.code << ", signal " << status.signal
+                                     << ", timed out " << status.timed_out << "\n"
+                                     << served_->child().captured_stderr();
+  RecordProperty("created", tally.created.load());
+  RecordProperty("closed_unread", tally.closed_unread.load());
+  EXPECT_GT(tally.created.load(), 0);
+  EXPECT_EQ(tally.truncated.load(), 0);
+  EXPECT_EQ(tally.unexpected.load(), 0);
+}
+
+TEST_F(CliDrainTest, SigintClosesIdleConnectionsAndExits0Promptly) {
+  RawConnection idle(served_->port());
+  ASSERT_TRUE(idle.send_all(make_request("GET", "/v1/pets", key_, {}, true)));
+  RawResponse listed;
+  ASSERT_EQ(idle.read_response(listed), ReadOutcome::complete);
+  EXPECT_EQ(listed.status, 200);
+
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(served_->stop(SIGINT, 5s).exited_with(0)) << served_->child().captured_stderr();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s) << "an idle connection held the drain";
+  RawResponse none;
+  EXPECT_EQ(idle.read_response(none, 2s), ReadOutcome::closed_early);
+}
+
+TEST_F(CliDrainTest, RequestInFlightIsAnsweredBeforeExit) {
+  RawConnection slow(served_->port());
+  ASSERT_NO_FATAL_FAILURE(start_slow_post(slow));
+  ASSERT_TRUE(served_->child().send_signal(SIGTERM));
+  std::this_thread::sleep_for(300ms);
+  EXPECT_TRUE(served_->child().running()) << "exited with a request in flight";
+  EXPECT_FALSE(RawConnection(served_->port()).valid()) << "still accepting while draining";
+
+  ASSERT_TRUE(slow.send_all(pet_json("Slow")));
+  RawResponse created;
+  ASSERT_EQ(slow.read_response(created, 5s), ReadOutcome::complete);
+  EXPECT_EQ(created.status, 201) << created.head << created.body;
+  EXPECT_EQ(created.header("Connection"), "close");
+  EXPECT_TRUE(served_->child().wait_for_exit(5s).exited_with(0))
+      << served_->child().captured_stderr();
+}
+
+TEST_F(CliDrainTest, SecondSigtermDuringDrainStopsAtOnce) {
+  RawConnection slow(served_->port());
+  ASSERT_NO_FATAL_FAILURE(start_slow_post(slow));
+  ASSERT_TRUE(served_->child().send_signal(SIGTERM));
+  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(served_->child().running()) << "exited with a request in flight";
+
+  const auto start = std::chrono::steady_clock::now();
+  const ExitStatus status = served_->stop(SIGTERM, 5s);
+  EXPECT_TRUE(status.exited_with(0))
+      << "code " << status.code << ", signal " << status.signal << "\n"
+      << served_->child().captured_stderr();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+  RawResponse none;
+  EXPECT_NE(slow.read_response(none, 2s), ReadOutcome::truncated);
+}
+
+// The contract bounds the drain: a request that never completes holds the exit back 10 s at most.
+TEST_F(CliDrainTest, DrainGivesUpOnAStalledRequestAfterTenSeconds) {
+  RawConnection stalled(served_->port());
+  ASSERT_NO_FATAL_FAILURE(start_slow_post(stalled));
+  const auto start = std::chrono::steady_clock::now();
+  const ExitStatus status = served_->stop(SIGTERM, 14s);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(status.exited_with(0))
+      << "code " << status.code << ", signal " << status.signal << "\n"
+      << served_->child().captured_stderr();
+  EXPECT_GE(elapsed, 9s) << "gave up on a request in flight too early";
+  EXPECT_LT(elapsed, 12s);
+  RawResponse none;
+  EXPECT_NE(stalled.read_response(none, 2s), ReadOutcome::truncated);
+}
+
+}  // namespace
+}  // namespace petstore::tests

@@ -1,0 +1,109 @@
+// SIGHUP re-reads the key file of a running `petstore serve` (contract section 4): a key added
+// with `petstore keys new` works without a restart, a key whose line is removed stops working.
+// The tests poll with keys that should succeed, so that waiting never piles up failed attempts.
+
+#include <fstream>
+#include <signal.h>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "bootstrap/cli_fixture.hpp"
+
+namespace petstore::tests {
+namespace {
+
+using namespace std::chrono_literals;
+
+// eventually_status: true when GET /v1/pets with `key` answers `status` within 5 s.
+bool eventually_status(std::uint16_t port, const std::string& key, int status) {
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (http_call(port, "GET", "/v1/pets", key).status == status) {
+      return true;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  return false;
+}
+
+// without_line: the key file's text minus the line holding `label`.
+std::string without_line(const std::filesystem::path& file, const std::string& label) {
+  std::ifstream in(file);
+  std::string kept;
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() < label.size() ||
+        line.compare(line.size() - label.size(), label.size(), label) != 0) {
+      kept += line + "\n";
+    }
+  }
+  return kept;
+}
+
+class CliReloadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    first_ = make_key(file_, "first");
+    ASSERT_FALSE(first_.empty());
+    served_ = std::make_unique<ServedPetstore>(petstore(serve_args(file_)));
+    ASSERT_NE(served_->port(), 0) << served_->child().captured_stderr();
+  }
+
+  void TearDown() override {
+    if (served_) {
+      EXPECT_TRUE(served_->stop(SIGTERM).exited_with(0)) << served_->child().captured_stderr();
+    }
+  }
+
+  ScratchDir dir_;
+  std::filesystem::path file_ = dir_.path() / "keys";
+  std::string first_;
+  std::unique_ptr<ServedPetstore> served_;
+};
+
+TEST_F(CliReloadTest, KeyAddedByKeysNewWorksAfterSighup) {
+  const std::uint16_t port = served_->port();
+  const std::string added = make_key(file_, "added");
+  ASSERT_FALSE(added.empty());
+  EXPECT_EQ(http_call(port, "GET", "/v1/pets", added).status, 401) << "read before SIGHUP";
+
+  ASSERT_TRUE(served_->child().send_signal(SIGHUP));
+  EXPECT_TRUE(eventually_status(port, added, 200)) << served_->child().captured_stderr();
+  EXPECT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200);
+  EXPECT_TRUE(served_->child().running());
+}
+
+TEST_F(CliReloadTest, KeyWhoseLineIsRemovedGets401AfterSighup) {
+  const std::uint16_t port = served_->port();
+  ASSERT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200);
+  // One edit removes the first key and adds another: once the new key works, the reload has
+  // happened, and the removed key is asked once.
+  const std::string second = make_key(file_, "second");
+  ASSERT_FALSE(second.empty());
+  dir_.write("keys", without_line(file_, " first"));
+
+  ASSERT_TRUE(served_->child().send_signal(SIGHUP));
+  ASSERT_TRUE(eventually_status(port, second, 200)) << served_->child().captured_stderr();
+  const RawResponse removed = http_call(port, "GET", "/v1/pets", first_);
+  EXPECT_EQ(removed.status, 401);
+  EXPECT_NE(removed.header("WWW-Authenticate").find("invalid_token"), std::string::npos);
+}
+
+TEST_F(CliReloadTest, BrokenFileOnSighupKeepsTheKeysInUse) {
+  const std::uint16_t port = served_->port();
+  const std::size_t reported = served_->child().captured_stderr().size();
+  dir_.write("keys", "this line is not a key\n");
+  ASSERT_TRUE(served_->child().send_signal(SIGHUP));
+  // A refused reload is reported on stderr; give it that long, then the old key must still work.
+  const auto deadline = std::chrono::steady_clock::now() + 2s;
+  while (served_->child().captured_stderr().size() == reported &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_GT(served_->child().captured_stderr().size(), reported) << "the refusal was not reported";
+  EXPECT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200);
+  EXPECT_TRUE(served_->child().running());
+}
+
+}  // namespace
+}  // namespace petstore::tests
