@@ -52,7 +52,7 @@ HttpRequest to_http_request(const BeastRequest& request) {
 BeastResponse to_beast_response(HttpResponse response, unsigned version, bool keep_alive) {
   BeastResponse message{static_cast<bhttp::status>(response.status), version};
   message.set(bhttp::field::date, http_date_now());
-  if (!response.body.empty()) {
+  if (!response.body.empty() && !response.header("Content-Type")) {
     message.set(bhttp::field::content_type, "application/json");
   }
   for (auto& [name, value] : response.headers) {
@@ -62,6 +62,12 @@ BeastResponse to_beast_response(HttpResponse response, unsigned version, bool ke
   message.keep_alive(keep_alive);
   message.prepare_payload();
   return message;
+}
+
+void omit_body_keeping_length(BeastResponse& response) {
+  const auto length = response.body().size();
+  response.body().clear();
+  response.content_length(length);
 }
 
 std::optional<HttpResponse> response_to_read_error(const boost::system::error_code& error) {

@@ -22,6 +22,10 @@ using BeastResponse = boost::beast::http::response<boost::beast::http::string_bo
 [[nodiscard]] BeastResponse to_beast_response(HttpResponse response, unsigned version,
                                               bool keep_alive);
 
+// omit_body_keeping_length: drops the body but keeps the Content-Length it had, as a response to
+// HEAD must.
+void omit_body_keeping_length(BeastResponse& response);
+
 // response_to_read_error: the answer to a request that failed to be read with `error` (431, 413
 // or 400), or nullopt when the client is gone or too slow and deserves no answer.
 [[nodiscard]] std::optional<HttpResponse> response_to_read_error(

@@ -44,6 +44,18 @@ void ConnectionRegistry::drain() {
   }
 }
 
+void ConnectionRegistry::close_all() {
+  std::vector<std::shared_ptr<ConnectionControl>> open;
+  {
+    const std::lock_guard lock(mutex_);
+    draining_ = true;
+    open.assign(connections_.begin(), connections_.end());
+  }
+  for (const auto& connection : open) {
+    connection->close_now();
+  }
+}
+
 bool ConnectionRegistry::wait_until_empty(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   return emptied_.wait_for(lock, timeout, [this] { return connections_.empty(); });

@@ -22,6 +22,9 @@ class ConnectionControl {
   // close_if_idle: closes the connection unless a request is being read or answered; such a
   // connection closes after its response because the registry is draining.
   virtual void close_if_idle() = 0;
+
+  // close_now: closes the connection at once. REQUIRES: no thread runs its executor.
+  virtual void close_now() = 0;
 };
 
 class ConnectionRegistry {
@@ -37,6 +40,9 @@ class ConnectionRegistry {
 
   // drain: refuses new connections from now on and closes the idle ones.
   void drain();
+
+  // close_all: closes every connection at once. REQUIRES: no thread runs their executors.
+  void close_all();
 
   // wait_until_empty: true once no connection is registered, false when `timeout` passes first.
   [[nodiscard]] bool wait_until_empty(std::chrono::milliseconds timeout);

@@ -47,6 +47,9 @@ class Connection final : public ConnectionControl,
     });
   }
 
+  // ConnectionControl
+  void close_now() override { beast::get_lowest_layer(stream_).close(); }
+
   Stream& stream() { return stream_; }
   ConnectionState& state() { return state_; }
 
@@ -69,7 +72,7 @@ class BeastHttpServer final : public HttpServer {
       : options_(options),
         router_(router),
         tls_(std::move(tls)),
-        acceptor_(context_),
+        acceptor_(asio::make_strand(context_)),  // accepts and drain's close never overlap
         registry_(options.limits.max_connections) {}
 
   ~BeastHttpServer() override { stop(); }
@@ -99,7 +102,7 @@ class BeastHttpServer final : public HttpServer {
   }
 
   void run_threads() {
-    asio::co_spawn(context_, accept_loop(), asio::detached);
+    asio::co_spawn(acceptor_.get_executor(), accept_loop(), asio::detached);
     const unsigned count = std::max(1U, options_.threads);
     for (unsigned i = 0; i < count; ++i) {
       threads_.emplace_back([this] { context_.run(); });
@@ -114,7 +117,7 @@ class BeastHttpServer final : public HttpServer {
 
   // HttpServer
   void drain() override {
-    asio::post(context_, [this] {
+    asio::post(acceptor_.get_executor(), [this] {
       boost::system::error_code ignored;
       acceptor_.close(ignored);
     });
@@ -139,6 +142,10 @@ class BeastHttpServer final : public HttpServer {
       thread.join();
     }
     threads_.clear();
+    // No thread runs the context now, so its sockets may be closed from here.
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    registry_.close_all();
   }
 
  private:

@@ -31,6 +31,9 @@ bool is_json_media_type(std::string_view content_type) {
   while (rest.size() > 0 && rest.find(';') != std::string_view::npos) {
     rest.remove_prefix(rest.find(';') + 1);
     const std::string_view parameter = trim(rest.substr(0, rest.find(';')));
+    if (parameter.empty()) {
+      continue;  // RFC 9110 §5.6.6 allows empty parameters: "application/json;"
+    }
     const auto equals = parameter.find('=');
     if (equals == std::string_view::npos || equals == 0) {
       return false;

@@ -84,6 +84,9 @@ std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
   }
   if (remaining == 2 && *segment == "pets") {
     const std::string pet_id = *++segment;
+    if (pet_id.empty()) {
+      return not_found_path();  // "/v1/pets/": a trailing slash names no resource
+    }
     return get ? get_pet(use_cases.get_pet, pet_id) : method_not_allowed("GET");
   }
   if (remaining == 2 && *segment == "store" && *++segment == "orders") {

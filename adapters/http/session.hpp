@@ -129,6 +129,9 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
     }
     const bool keep_alive = request.keep_alive() && !context.registry.draining();
     BeastResponse message = to_beast_response(std::move(response), request.version(), keep_alive);
+    if (request.method() == bhttp::verb::head) {
+      omit_body_keeping_length(message);  // RFC 9110 §9.3.2: a HEAD response has no content
+    }
     const bool written = co_await session_detail::write_message(stream, context, message);
     if (!written || !keep_alive) {
       break;

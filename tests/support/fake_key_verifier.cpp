@@ -1,0 +1,27 @@
+#include "support/fake_key_verifier.hpp"
+
+namespace petstore::tests {
+namespace {
+
+class FakeKeyVerifier final : public ports::KeyVerifier {
+ public:
+  // KeyVerifier
+  [[nodiscard]] domain::Result<ports::Principal> verify(std::string_view key) const override {
+    if (key == test_key_a) {
+      return ports::Principal{"key-a"};
+    }
+    if (key == test_key_b) {
+      return ports::Principal{"key-b"};
+    }
+    return domain::make_error(domain::ErrorCode::unauthenticated, "token",
+                              "the API key is not accepted");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ports::KeyVerifier> make_fake_key_verifier() {
+  return std::make_unique<FakeKeyVerifier>();
+}
+
+}  // namespace petstore::tests

@@ -1,0 +1,19 @@
+#pragma once
+// A KeyVerifier with two fixed API keys, for component tests that need no key file:
+// test_key_a is Principal{"key-a"}, test_key_b is Principal{"key-b"}; any other key is
+// unauthenticated, as the port promises. Both keys are valid RFC 6750 token68 values.
+
+#include <memory>
+#include <string_view>
+
+#include "ports/key_verifier.hpp"
+
+namespace petstore::tests {
+
+inline constexpr std::string_view test_key_a = "petstore-test-key-a";
+inline constexpr std::string_view test_key_b = "petstore-test-key-b";
+
+// make_fake_key_verifier: the verifier of test_key_a and test_key_b. Thread-safe.
+[[nodiscard]] std::unique_ptr<ports::KeyVerifier> make_fake_key_verifier();
+
+}  // namespace petstore::tests

@@ -1,0 +1,42 @@
+#pragma once
+// ServerUnderTest: the whole service on memory storage, test keys and a fake clock, served over
+// real HTTP on 127.0.0.1 with a free port and the limits a test chooses. On destruction the
+// server drains (up to 5 s for the connections still open), stops and joins its threads, all
+// before the service it serves is destroyed.
+
+#include <memory>
+#include <string>
+
+#include "adapters/http/http_server.hpp"
+#include "bootstrap/service.hpp"
+#include "support/fake_clock.hpp"
+#include "support/raw_http_connection.hpp"
+
+namespace petstore::tests {
+
+class ServerUnderTest {
+ public:
+  // Starts serving at once; throws std::runtime_error when the server cannot listen.
+  explicit ServerUnderTest(adapters::http::HttpLimits limits = {}, unsigned threads = 2);
+  ServerUnderTest(const ServerUnderTest&) = delete;
+  ServerUnderTest& operator=(const ServerUnderTest&) = delete;
+  ~ServerUnderTest();
+
+  // address: "127.0.0.1:PORT", with the port the server got.
+  [[nodiscard]] const std::string& address() const { return address_; }
+  [[nodiscard]] adapters::http::HttpServer& server() { return *server_; }
+  [[nodiscard]] FakeClock& clock() { return *clock_; }
+
+  // connect: a new raw connection to the server.
+  [[nodiscard]] RawConnection connect(int receive_buffer = 0) const {
+    return RawConnection::connect(address_, receive_buffer);
+  }
+
+ private:
+  FakeClock* clock_ = nullptr;  // owned by service_
+  std::unique_ptr<bootstrap::Service> service_;
+  std::unique_ptr<adapters::http::HttpServer> server_;
+  std::string address_;
+};
+
+}  // namespace petstore::tests
