@@ -49,7 +49,8 @@ std::string format_request(std::string_view method, std::string_view target, con
 std::string bearer(std::string_view key) { return "Bearer " + std::string(key); }
 
 std::optional<RawConnection> RawConnection::try_connect(std::string_view address,
-                                                        int receive_buffer) {
+                                                        int receive_buffer,
+                                                        std::string_view source_host) {
   const sockaddr_in socket_address = parse_address(address);
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
@@ -58,6 +59,12 @@ std::optional<RawConnection> RawConnection::try_connect(std::string_view address
   RawConnection connection(fd);
   if (receive_buffer > 0) {
     ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  }
+  if (!source_host.empty()) {
+    sockaddr_in source = parse_address(std::string(source_host) + ":0");
+    if (::bind(fd, reinterpret_cast<const sockaddr*>(&source), sizeof source) != 0) {
+      throw std::runtime_error(std::string("bind: ") + std::strerror(errno));
+    }
   }
   const int no_delay = 1;  // each send() leaves at once, so a test controls what arrives when
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &no_delay, sizeof no_delay);
@@ -71,8 +78,9 @@ std::optional<RawConnection> RawConnection::try_connect(std::string_view address
   return connection;
 }
 
-RawConnection RawConnection::connect(std::string_view address, int receive_buffer) {
-  auto connection = try_connect(address, receive_buffer);
+RawConnection RawConnection::connect(std::string_view address, int receive_buffer,
+                                     std::string_view source_host) {
+  auto connection = try_connect(address, receive_buffer, source_host);
   if (!connection) {
     throw std::runtime_error("connection refused by " + std::string(address));
   }

@@ -32,11 +32,13 @@ class RawConnection {
  public:
   // connect: a connection to `address` ("127.0.0.1:PORT"); throws std::runtime_error when it
   // cannot be made. `receive_buffer` > 0 shrinks SO_RCVBUF first (to play a client that does
-  // not read).
-  [[nodiscard]] static RawConnection connect(std::string_view address, int receive_buffer = 0);
+  // not read); a `source_host` such as "127.0.0.2" plays another client address.
+  [[nodiscard]] static RawConnection connect(std::string_view address, int receive_buffer = 0,
+                                             std::string_view source_host = {});
   // try_connect: as connect, but nullopt when the connection is refused.
   [[nodiscard]] static std::optional<RawConnection> try_connect(std::string_view address,
-                                                                int receive_buffer = 0);
+                                                                int receive_buffer = 0,
+                                                                std::string_view source_host = {});
 
   RawConnection(const RawConnection&) = delete;
   RawConnection& operator=(const RawConnection&) = delete;

@@ -8,15 +8,17 @@
 
 namespace petstore::tests {
 
-ServerUnderTest::ServerUnderTest(adapters::http::HttpLimits limits, unsigned threads) {
+ServerUnderTest::ServerUnderTest(const ServerSetup& setup) {
   auto clock = std::make_unique<FakeClock>();
   clock_ = clock.get();
-  service_ = bootstrap::build_component_service(make_fake_key_verifier(), std::move(clock));
+  service_ = bootstrap::build_component_service(make_fake_key_verifier(), std::move(clock),
+                                                setup.settings);
   adapters::http::HttpServerOptions options;
   options.host = "127.0.0.1";
   options.port = 0;
-  options.threads = threads;
-  options.limits = limits;
+  options.threads = setup.threads;
+  options.limits = setup.limits;
+  options.tls = setup.tls;
   auto server = adapters::http::start_http_server(options, service_->router());
   if (!server) {
     throw std::runtime_error("the server did not start: " + server.error().message);

@@ -5,6 +5,7 @@
 // before the service it serves is destroyed.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "adapters/http/http_server.hpp"
@@ -14,10 +15,20 @@
 
 namespace petstore::tests {
 
+// ServerSetup: what a test may choose beyond the limits: threads, TLS, service settings.
+struct ServerSetup {
+  adapters::http::HttpLimits limits;
+  unsigned threads = 2;
+  std::optional<adapters::http::TlsFiles> tls;
+  bootstrap::ServiceSettings settings;
+};
+
 class ServerUnderTest {
  public:
   // Starts serving at once; throws std::runtime_error when the server cannot listen.
-  explicit ServerUnderTest(adapters::http::HttpLimits limits = {}, unsigned threads = 2);
+  explicit ServerUnderTest(adapters::http::HttpLimits limits = {}, unsigned threads = 2)
+      : ServerUnderTest(ServerSetup{limits, threads, std::nullopt, {}}) {}
+  explicit ServerUnderTest(const ServerSetup& setup);
   ServerUnderTest(const ServerUnderTest&) = delete;
   ServerUnderTest& operator=(const ServerUnderTest&) = delete;
   ~ServerUnderTest();

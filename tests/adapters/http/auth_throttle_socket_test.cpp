@@ -1,0 +1,50 @@
+// Failed authentications throttled per client address over real sockets: with a limit of five a
+// minute, the sixth bad key gets 429 with Retry-After, while a good key from the same address and
+// a bad key from another loopback address are unaffected.
+
+#include <gtest/gtest.h>
+
+#include "support/fake_key_verifier.hpp"
+#include "support/json_bodies.hpp"
+#include "support/server_under_test.hpp"
+
+namespace petstore::tests {
+namespace {
+
+RawResponse get_pets(const ServerUnderTest& server, std::string_view key,
+                     std::string_view source = "127.0.0.1") {
+  RawConnection connection = RawConnection::connect(server.address(), 0, source);
+  return connection.round_trip(format_request("GET", "/v1/pets", {{"Authorization", bearer(key)}}));
+}
+
+TEST(AuthThrottleOverSockets, TheSixthBadKeyInAMinuteIs429) {
+  ServerSetup setup;
+  setup.settings.auth_failures_per_minute = 5;
+  ServerUnderTest server(setup);
+  for (int attempt = 1; attempt <= 5; ++attempt) {
+    EXPECT_EQ(get_pets(server, "not-a-key").status, 401U) << "attempt " << attempt;
+  }
+  const RawResponse throttled = get_pets(server, "not-a-key");
+  EXPECT_EQ(throttled.status, 429U);
+  EXPECT_TRUE(is_error_body(throttled.body, 429, "too_many_requests"));
+  ASSERT_TRUE(throttled.header("Retry-After").has_value());
+  EXPECT_EQ(throttled.header("Retry-After"), "12");  // five a minute: a token every 12 s
+  EXPECT_EQ(throttled.header("Cache-Control"), "no-store");
+
+  EXPECT_EQ(get_pets(server, test_key_a).status, 200U) << "a good key is never throttled";
+  EXPECT_EQ(get_pets(server, "not-a-key", "127.0.0.2").status, 401U)
+      << "another address has its own budget";
+}
+
+TEST(AuthThrottleOverSockets, MissingKeysCountAsFailures) {
+  ServerSetup setup;
+  setup.settings.auth_failures_per_minute = 2;
+  ServerUnderTest server(setup);
+  const std::string anonymous = format_request("GET", "/v1/pets");
+  EXPECT_EQ(server.connect().round_trip(anonymous).status, 401U);
+  EXPECT_EQ(server.connect().round_trip(anonymous).status, 401U);
+  EXPECT_EQ(server.connect().round_trip(anonymous).status, 429U);
+}
+
+}  // namespace
+}  // namespace petstore::tests

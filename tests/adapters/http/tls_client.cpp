@@ -1,0 +1,71 @@
+#include "tls_client.hpp"
+
+#include <array>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/write.hpp>
+
+namespace petstore::tests {
+namespace {
+
+namespace asio = boost::asio;
+
+std::string common_name_of(SSL* ssl) {
+  X509* certificate = SSL_get1_peer_certificate(ssl);
+  if (certificate == nullptr) {
+    return {};
+  }
+  std::array<char, 256> name{};
+  X509_NAME_get_text_by_NID(X509_get_subject_name(certificate), NID_commonName, name.data(),
+                            static_cast<int>(name.size()));
+  X509_free(certificate);
+  return name.data();
+}
+
+}  // namespace
+
+TlsExchange tls_exchange(const std::string& address, const std::string& request, int min_version,
+                         int max_version) {
+  const auto colon = address.rfind(':');
+  asio::io_context io;
+  asio::ssl::context context(asio::ssl::context::tls_client);
+  SSL_CTX_set_security_level(context.native_handle(), 0);  // let old versions be offered at all
+  SSL_CTX_set_min_proto_version(context.native_handle(), min_version);
+  SSL_CTX_set_max_proto_version(context.native_handle(), max_version);
+  context.set_verify_mode(asio::ssl::verify_none);
+  asio::ssl::stream<asio::ip::tcp::socket> stream(io, context);
+  const asio::ip::tcp::endpoint endpoint(
+      asio::ip::make_address(address.substr(0, colon)),
+      static_cast<unsigned short>(std::stoi(address.substr(colon + 1))));
+  stream.lowest_layer().connect(endpoint);
+  const timeval ten_seconds{10, 0};
+  ::setsockopt(stream.lowest_layer().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &ten_seconds,
+               sizeof ten_seconds);
+  TlsExchange exchange;
+  boost::system::error_code error;
+  stream.handshake(asio::ssl::stream_base::client, error);
+  if (error) {
+    return exchange;
+  }
+  exchange.handshake_succeeded = true;
+  exchange.peer_common_name = common_name_of(stream.native_handle());
+  asio::write(stream, asio::buffer(request), error);
+  std::string received;
+  std::array<char, 4096> chunk{};
+  while (!error) {
+    const std::size_t read = stream.read_some(asio::buffer(chunk), error);
+    received.append(chunk.data(), read);
+  }
+  RawResponse response;
+  if (parse_response(received, response) == ParseOutcome::complete) {
+    exchange.response = std::move(response);
+  }
+  return exchange;
+}
+
+}  // namespace petstore::tests

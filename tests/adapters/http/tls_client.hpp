@@ -1,0 +1,28 @@
+#pragma once
+// A blocking TLS client for tests: one handshake with chosen protocol versions, one request, the
+// response read until the server closes. It does not verify the certificate (the tests make it
+// themselves) but reports its common name.
+
+#include <optional>
+#include <string>
+
+#include <openssl/tls1.h>
+
+#include "support/raw_http_response.hpp"
+
+namespace petstore::tests {
+
+struct TlsExchange {
+  bool handshake_succeeded = false;
+  std::string peer_common_name;
+  std::optional<RawResponse> response;  // when the handshake succeeded and a response came
+};
+
+// tls_exchange: connects to `address` ("127.0.0.1:PORT") offering TLS versions
+// `min_version`..`max_version` (TLS1_2_VERSION, ...), then sends `request` if the handshake
+// succeeded. Every step gives up after ten seconds.
+[[nodiscard]] TlsExchange tls_exchange(const std::string& address, const std::string& request,
+                                       int min_version = TLS1_2_VERSION,
+                                       int max_version = TLS1_3_VERSION);
+
+}  // namespace petstore::tests

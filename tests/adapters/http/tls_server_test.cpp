@@ -1,0 +1,117 @@
+// HTTPS end to end: every operation over TLS with a certificate made at test time, old protocol
+// versions and plain HTTP refused without harm, and the certificate reloaded while serving.
+
+#include <filesystem>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "support/fake_key_verifier.hpp"
+#include "support/json_bodies.hpp"
+#include "support/server_under_test.hpp"
+
+#include "test_certificate.hpp"
+#include "tls_client.hpp"
+
+namespace petstore::tests {
+namespace {
+
+class TlsServerTest : public testing::Test {
+ protected:
+  TlsServerTest()
+      : dir_(std::filesystem::temp_directory_path() /
+             ("petstore-tls-" + std::to_string(std::random_device{}()))) {
+    std::filesystem::create_directories(dir_);
+    write_self_signed_certificate("first.petstore.test", certificate(), key());
+    server_.emplace(ServerSetup{{}, 2, adapters::http::TlsFiles{certificate(), key()}, {}});
+  }
+  ~TlsServerTest() override {
+    server_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  [[nodiscard]] std::filesystem::path certificate() const { return dir_ / "cert.pem"; }
+  [[nodiscard]] std::filesystem::path key() const { return dir_ / "key.pem"; }
+
+  [[nodiscard]] std::optional<RawResponse> https(const std::string& method,
+                                                 const std::string& target,
+                                                 const std::string& body = {}) {
+    Headers headers{{"Authorization", bearer(test_key_a)}, {"Connection", "close"}};
+    if (!body.empty()) {
+      headers.emplace_back("Content-Type", "application/json");
+    }
+    return tls_exchange(server_->address(), format_request(method, target, headers, body)).response;
+  }
+
+  std::filesystem::path dir_;
+  std::optional<ServerUnderTest> server_;
+};
+
+TEST_F(TlsServerTest, ServesEveryOperation) {
+  const auto created = https("POST", "/v1/pets", R"({"name":"Rex","categoryId":7})");
+  ASSERT_TRUE(created.has_value());
+  EXPECT_EQ(created->status, 201U);
+  EXPECT_EQ(created->header("Location"), "/v1/pets/1");
+  const auto listed = https("GET", "/v1/pets?limit=5");
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(listed->status, 200U);
+  EXPECT_EQ(pet_ids(listed->body), std::vector<std::int64_t>{1});
+  const auto read = https("GET", "/v1/pets/1");
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->status, 200U);
+  EXPECT_EQ(pet_id_of(read->body), 1);
+  const auto orders = https("GET", "/v1/store/orders");
+  ASSERT_TRUE(orders.has_value());
+  EXPECT_TRUE(is_error_body(orders->body, 501, "not_implemented"));
+  const auto anonymous = tls_exchange(server_->address(),
+                                      format_request("GET", "/v1/pets", {{"Connection", "close"}}));
+  ASSERT_TRUE(anonymous.response.has_value());
+  EXPECT_EQ(anonymous.response->status, 401U);
+}
+
+TEST_F(TlsServerTest, OffersTls12AndTls13Only) {
+  const std::string request = format_request("GET", "/healthz", {{"Connection", "close"}});
+  EXPECT_TRUE(tls_exchange(server_->address(), request, TLS1_2_VERSION, TLS1_2_VERSION).response);
+  EXPECT_TRUE(tls_exchange(server_->address(), request, TLS1_3_VERSION, TLS1_3_VERSION).response);
+  EXPECT_FALSE(tls_exchange(server_->address(), request, TLS1_1_VERSION, TLS1_1_VERSION)
+                   .handshake_succeeded);
+  EXPECT_FALSE(
+      tls_exchange(server_->address(), request, TLS1_VERSION, TLS1_VERSION).handshake_succeeded);
+}
+
+TEST_F(TlsServerTest, PlainHttpToTheTlsPortIsClosedAndTheServerGoesOn) {
+  RawConnection plain = server_->connect();
+  ASSERT_TRUE(plain.send(format_request("GET", "/healthz")));
+  const auto received = plain.read_until_closed(std::chrono::seconds(10));
+  ASSERT_TRUE(received.has_value()) << "the server kept a plain-HTTP connection open";
+  EXPECT_EQ(received->find("HTTP/1.1 200"), std::string::npos);
+  const auto after = https("GET", "/healthz");
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->status, 200U);
+}
+
+TEST_F(TlsServerTest, ReloadServesANewCertificateToNewConnections) {
+  const std::string request = format_request("GET", "/healthz", {{"Connection", "close"}});
+  EXPECT_EQ(tls_exchange(server_->address(), request).peer_common_name, "first.petstore.test");
+  write_self_signed_certificate("second.petstore.test", certificate(), key());
+  ASSERT_TRUE(server_->server().reload_tls().has_value());
+  EXPECT_EQ(tls_exchange(server_->address(), request).peer_common_name, "second.petstore.test");
+}
+
+TEST_F(TlsServerTest, AFailedReloadKeepsTheCertificateInUse) {
+  const std::string request = format_request("GET", "/healthz", {{"Connection", "close"}});
+  std::filesystem::resize_file(certificate(), 10);
+  const auto reloaded = server_->server().reload_tls();
+  ASSERT_FALSE(reloaded.has_value());
+  EXPECT_NE(reloaded.error().message.find("cert.pem"), std::string::npos);
+  EXPECT_EQ(tls_exchange(server_->address(), request).peer_common_name, "first.petstore.test");
+}
+
+TEST(TlsServerStart, RefusesUnusableCertificateFiles) {
+  ServerSetup setup;
+  setup.tls = adapters::http::TlsFiles{"/nonexistent/cert.pem", "/nonexistent/key.pem"};
+  EXPECT_THROW(ServerUnderTest server(setup), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace petstore::tests
