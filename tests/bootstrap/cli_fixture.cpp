@@ -81,7 +81,9 @@ std::vector<std::string> serve_args(const std::filesystem::path& keys,
 }
 
 std::optional<std::uint16_t> listening_port(const std::string& line) {
-  const std::string_view prefix = "listening on http://";
+  const std::string_view prefix = line.rfind("listening on https://", 0) == 0
+                                      ? "listening on https://"
+                                      : "listening on http://";
   const std::string_view suffix = "/v1";
   if (line.rfind(prefix, 0) != 0 || line.size() < prefix.size() + suffix.size() ||
       line.compare(line.size() - suffix.size(), suffix.size(), suffix) != 0) {

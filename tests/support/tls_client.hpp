@@ -3,19 +3,16 @@
 // response read until the server closes. It does not verify the certificate (the tests make it
 // themselves) but reports its common name.
 
-#include <optional>
 #include <string>
 
 #include <openssl/tls1.h>
-
-#include "support/raw_http_response.hpp"
 
 namespace petstore::tests {
 
 struct TlsExchange {
   bool handshake_succeeded = false;
   std::string peer_common_name;
-  std::optional<RawResponse> response;  // when the handshake succeeded and a response came
+  std::string received;  // every byte the server sent after the handshake, until it closed
 };
 
 // tls_exchange: connects to `address` ("127.0.0.1:PORT") offering TLS versions

@@ -1,4 +1,4 @@
-#include "test_certificate.hpp"
+#include "support/test_certificate.hpp"
 
 #include <cstdio>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "tls_client.hpp"
+#include "support/tls_client.hpp"
 
 #include <array>
 #include <sys/socket.h>
@@ -61,10 +61,7 @@ TlsExchange tls_exchange(const std::string& address, const std::string& request,
     const std::size_t read = stream.read_some(asio::buffer(chunk), error);
     received.append(chunk.data(), read);
   }
-  RawResponse response;
-  if (parse_response(received, response) == ParseOutcome::complete) {
-    exchange.response = std::move(response);
-  }
+  exchange.received = std::move(received);
   return exchange;
 }
 
