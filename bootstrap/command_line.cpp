@@ -20,6 +20,8 @@ struct ServeFlags {
   double header_timeout = 10;
   double body_timeout = 30;
   double idle_timeout = 60;
+  std::string log_format = "json";
+  std::string log_level = "info";
 };
 
 void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
@@ -54,6 +56,14 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
                   "Failed authentications allowed per client address and minute, then 429")
       ->envname("PETSTORE_AUTH_FAILURES_PER_MINUTE")
       ->check(CLI::Range(1.0, 1'000'000.0))
+      ->capture_default_str();
+  serve.add_option("--log-format", flags.log_format, "Log lines on stdout: json or text")
+      ->envname("PETSTORE_LOG_FORMAT")
+      ->check(CLI::IsMember({"json", "text"}))
+      ->capture_default_str();
+  serve.add_option("--log-level", flags.log_level, "Least level logged: debug, info, warn, error")
+      ->envname("PETSTORE_LOG_LEVEL")
+      ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();
   auto& limits = options.limits;
   serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
@@ -96,6 +106,11 @@ void apply(const ServeFlags& flags, ServeOptions& options) {
   options.limits.body_timeout = from_seconds(flags.body_timeout);
   options.limits.idle_timeout = from_seconds(flags.idle_timeout);
   options.lmdb.data_dir = options.data_dir;
+  // Both were checked against their words while parsing.
+  options.log_format =
+      adapters::logging::parse_log_format(flags.log_format).value_or(options.log_format);
+  options.log_level =
+      adapters::logging::parse_log_level(flags.log_level).value_or(options.log_level);
 }
 
 }  // namespace
@@ -105,11 +120,13 @@ Command parse_command_line(int argc, const char* const* argv) {
   ServeFlags serve_flags;
   CLI::App app{"Petstore: a store's catalogue of pets, served as an HTTP JSON API.", "petstore"};
   app.set_version_flag("--version", version_text());
-  app.require_subcommand(1);
+  // At most one subcommand; "none" is reported after parsing, so that an unknown word or flag
+  // is named as such rather than as a missing subcommand.
+  app.require_subcommand(0, 1);
   CLI::App* serve = app.add_subcommand("serve", "Serve the API");
   add_serve_flags(*serve, command.serve, serve_flags);
   CLI::App* keys = app.add_subcommand("keys", "Manage API keys");
-  keys->require_subcommand(1);
+  keys->require_subcommand(0, 1);
   CLI::App* keys_new =
       keys->add_subcommand("new", "Make an API key, print it once, store its digest");
   keys_new->add_option("--api-keys", command.keys_new.api_keys, "Key file to append to")
@@ -145,6 +162,13 @@ Command parse_command_line(int argc, const char* const* argv) {
     command.kind = Command::Kind::import_pets;
   } else if (data.backup->parsed()) {
     command.kind = Command::Kind::backup;
+  } else {
+    std::cerr << "petstore: "
+              << (keys->parsed()
+                      ? "keys needs a subcommand: new"
+                      : "a subcommand is required: serve, keys, export, import or backup")
+              << " (see petstore --help)\n";
+    command.exit_code = 2;
   }
   return command;
 }

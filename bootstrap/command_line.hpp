@@ -1,7 +1,9 @@
 #pragma once
-// The command line of contract section 7, read with CLI11: `serve`, `keys new`, `--help` and
-// `--version`. Every flag of `serve` also reads an environment variable of the same meaning.
+// The command line of contract section 7, read with CLI11: `serve`, `keys new`, the data tools
+// `export`, `import` and `backup`, `--help` and `--version`. Every flag of `serve` also reads an
+// environment variable of the same meaning.
 
+#include "bootstrap/data_options.hpp"
 #include "bootstrap/serve_options.hpp"
 
 namespace petstore::bootstrap {
@@ -11,11 +13,17 @@ struct Command {
     done,  // help or version was printed, or usage was wrong: exit with `exit_code`
     serve,
     keys_new,
+    export_pets,
+    import_pets,
+    backup,
   };
   Kind kind = Kind::done;
   int exit_code = 0;
   ServeOptions serve;
   KeysNewOptions keys_new;
+  ExportOptions export_pets;
+  ImportOptions import_pets;
+  BackupOptions backup;
 };
 
 // parse_command_line: the command `argv` asks for. Prints help and version itself; on bad usage

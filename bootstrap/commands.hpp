@@ -2,6 +2,7 @@
 // The commands `petstore` runs, each returning the process exit code of contract section 7:
 // 0 clean stop, 1 runtime failure, 2 bad usage. Every failure prints one line on stderr.
 
+#include "bootstrap/data_options.hpp"
 #include "bootstrap/serve_options.hpp"
 
 namespace petstore::bootstrap {
@@ -12,6 +13,16 @@ namespace petstore::bootstrap {
 
 // run_keys_new: makes a key, appends its digest to the key file, prints the key once.
 [[nodiscard]] int run_keys_new(const KeysNewOptions& options);
+
+// run_export: writes every pet of an LMDB store as JSON Lines, from one consistent snapshot.
+[[nodiscard]] int run_export(const ExportOptions& options);
+
+// run_import: reads JSON Lines, validates every line, then stores all the pets (keeping their
+// ids) or none; bad lines are reported by number, at most 10 of them.
+[[nodiscard]] int run_import(const ImportOptions& options);
+
+// run_backup: writes a consistent, compacted copy of an LMDB store into a new or empty dir.
+[[nodiscard]] int run_backup(const BackupOptions& options);
 
 // run: parses the command line and runs the command it names.
 [[nodiscard]] int run(int argc, const char* const* argv);

@@ -10,6 +10,12 @@ int run(int argc, const char* const* argv) {
       return run_serve(command.serve);
     case Command::Kind::keys_new:
       return run_keys_new(command.keys_new);
+    case Command::Kind::export_pets:
+      return run_export(command.export_pets);
+    case Command::Kind::import_pets:
+      return run_import(command.import_pets);
+    case Command::Kind::backup:
+      return run_backup(command.backup);
     case Command::Kind::done:
       break;
   }

@@ -7,9 +7,13 @@
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/clock/system_clock.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/logging/logger.hpp"
+#include "adapters/metrics/metrics.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "adapters/storage/memory/memory_pet_repository.hpp"
+#include "bootstrap/build_info.hpp"
 #include "bootstrap/commands.hpp"
+#include "bootstrap/observability.hpp"
 #include "bootstrap/service.hpp"
 
 namespace petstore::bootstrap {
@@ -28,49 +32,58 @@ sigset_t stop_and_reload_signals() {
   return signals;
 }
 
-domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(const ServeOptions& options) {
+using adapters::logging::Logger;
+
+domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
+    const ServeOptions& options, adapters::metrics::Metrics& metrics) {
   if (options.storage == StorageKind::memory) {
     return adapters::make_memory_pet_repository();
   }
-  return adapters::make_lmdb_pet_repository(options.lmdb);
+  adapters::LmdbOptions lmdb = options.lmdb;
+  lmdb.on_commit = [&metrics](std::chrono::nanoseconds duration, std::size_t /*batch*/) {
+    metrics.storage_committed(duration);
+  };
+  return adapters::make_lmdb_pet_repository(lmdb);
 }
 
-void reload_certificate(adapters::http::HttpServer& server) {
+void reload_certificate(adapters::http::HttpServer& server, Logger& logger) {
   if (const auto reloaded = server.reload_tls(); !reloaded) {
-    fail("SIGHUP: keeping the TLS certificate in use: " + reloaded.error().message);
+    logger.error("reload_failed",
+                 {{"what", "tls certificate"}, {"message", reloaded.error().message}});
   }
 }
 
-void reload_keys(adapters::auth::ReloadableKeyVerifier& keys) {
+void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   const auto report = keys.reload();
   if (!report) {
-    fail("SIGHUP: keeping the keys in use: " + report.error().message);
+    logger.error("reload_failed", {{"what", "api keys"}, {"message", report.error().message}});
     return;
   }
   for (const auto& warning : report->warnings) {
-    fail("warning: " + warning);
+    logger.warn("key_file_warning", {{"message", warning}});
   }
-  std::cerr << "petstore: SIGHUP: " << report->key_count << " API keys loaded\n";
+  logger.info("reloaded", {{"api_keys", static_cast<std::int64_t>(report->key_count)}});
 }
 
 // Waits for signals: SIGHUP reloads keys and the TLS certificate; the first SIGINT/SIGTERM drains,
 // the second (or the deadline) stops at once.
 void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
-                         adapters::auth::ReloadableKeyVerifier& keys) {
+                         adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   const sigset_t signals = stop_and_reload_signals();
   std::optional<std::chrono::steady_clock::time_point> deadline;
   const timespec tick{0, 50'000'000};
   for (;;) {
     const int signal_number = sigtimedwait(&signals, nullptr, &tick);
     if (signal_number == SIGHUP) {
-      reload_keys(keys);
-      reload_certificate(server);
+      logger.info("reload", {{"signal", "SIGHUP"}});
+      reload_keys(keys, logger);
+      reload_certificate(server, logger);
     } else if (signal_number == SIGINT || signal_number == SIGTERM) {
       if (deadline) {
-        std::cerr << "petstore: second signal, stopping now\n";
+        logger.warn("stop_now", {{"message", "second signal, stopping now"}});
         return;
       }
-      std::cerr << "petstore: draining: answering requests in flight\n";
+      logger.info("draining", {{"message", "answering requests in flight"}});
       service.set_ready(false);
       server.drain();
       deadline = std::chrono::steady_clock::now() + drain_deadline;
@@ -117,7 +130,9 @@ int run_serve(const ServeOptions& options) {
   // serve_until_stopped receives them.
   const sigset_t signals = stop_and_reload_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  auto pets = open_storage(options);
+  const auto logger = Logger::to_stdout(options.log_format, options.log_level);
+  adapters::metrics::Metrics metrics({build_version(), build_commit()});
+  auto pets = open_storage(options, metrics);
   if (!pets) {
     fail(pets.error().message);
     return 1;
@@ -125,9 +140,10 @@ int run_serve(const ServeOptions& options) {
   auto& reloadable_keys = *keys->verifier;
   Service service(
       ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()},
-      ServiceSettings{options.auth_failures_per_minute});
-  adapters::http::HttpServerOptions http_options{address->host, address->port, options.threads,
-                                                 options.limits, std::nullopt};
+      ServiceSettings{options.auth_failures_per_minute, &metrics});
+  ServiceObserver observer(metrics, *logger);
+  adapters::http::HttpServerOptions http_options{address->host,  address->port, options.threads,
+                                                 options.limits, std::nullopt,  &observer};
   if (tls) {
     http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
   }
@@ -139,10 +155,15 @@ int run_serve(const ServeOptions& options) {
   service.set_ready(true);
   std::cout << "listening on " << (tls ? "https://" : "http://") << (*server)->local_address()
             << "/v1" << std::endl;
-  serve_until_stopped(**server, service, reloadable_keys);
+  const std::string address_text = (*server)->local_address();
+  logger->info("start", {{"address", address_text},
+                         {"version", build_version()},
+                         {"storage", options.storage == StorageKind::memory ? "memory" : "lmdb"},
+                         {"tls", tls ? "on" : "off"}});
+  serve_until_stopped(**server, service, reloadable_keys, *logger);
   (*server)->stop();
   service.close_storage();
-  std::cerr << "petstore: stopped\n";
+  logger->info("stop");
   return 0;
 }
 

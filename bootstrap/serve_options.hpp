@@ -8,6 +8,7 @@
 #include <string>
 
 #include "adapters/http/http_server.hpp"
+#include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 
 namespace petstore::bootstrap {
@@ -26,6 +27,8 @@ struct ServeOptions {
   double auth_failures_per_minute = 60;
   adapters::http::HttpLimits limits;
   adapters::LmdbOptions lmdb;
+  adapters::logging::LogFormat log_format = adapters::logging::LogFormat::json;
+  adapters::logging::LogLevel log_level = adapters::logging::LogLevel::info;
 };
 
 struct KeysNewOptions {

@@ -13,7 +13,23 @@ Service::Service(ServiceParts parts, ServiceSettings settings)
                  application::ListPets(*parts_.pets),
                  application::CreatePet(*parts_.pets, *parts_.clock),
                  application::GetPet(*parts_.pets), application::ListOrders()},
-      router_(use_cases_, adapters::http::RouterOptions{[this] { return ready_.load(); }}) {}
+      router_(use_cases_, router_options(settings)) {}
+
+adapters::http::RouterOptions Service::router_options(const ServiceSettings& settings) {
+  adapters::http::RouterOptions options{[this] { return ready_.load(); }, {}};
+  if (auto* metrics = settings.metrics) {
+    options.metrics = [metrics] { return metrics->exposition(); };
+    // Read at scrape time; the server stops (no more scrapes) before close_storage.
+    metrics->set_pets_stored([this]() -> std::optional<std::int64_t> {
+      if (!parts_.pets) {
+        return std::nullopt;
+      }
+      const auto count = parts_.pets->count();
+      return count ? std::optional<std::int64_t>(*count) : std::nullopt;
+    });
+  }
+  return options;
+}
 
 Service::~Service() = default;
 

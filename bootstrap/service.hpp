@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "adapters/http/router.hpp"
+#include "adapters/metrics/metrics.hpp"
 #include "application/use_cases.hpp"
 #include "ports/clock.hpp"
 #include "ports/key_verifier.hpp"
@@ -22,6 +23,8 @@ struct ServiceParts {
 
 struct ServiceSettings {
   double auth_failures_per_minute = 60;  // per client address, then 429
+  // Served at GET /metrics when set (and counted: pets stored); must outlive the service.
+  adapters::metrics::Metrics* metrics = nullptr;
 };
 
 class Service {
@@ -41,6 +44,8 @@ class Service {
   void close_storage() { parts_.pets.reset(); }
 
  private:
+  adapters::http::RouterOptions router_options(const ServiceSettings& settings);
+
   ServiceParts parts_;
   std::atomic<bool> ready_{false};
   application::FailedAuthThrottle auth_throttle_;

@@ -8,3 +8,12 @@ const char* version_text() {
 }
 
 }  // namespace petstore::bootstrap
+
+#include "bootstrap/build_info.hpp"
+
+namespace petstore::bootstrap {
+
+const char* build_version() { return PETSTORE_VERSION; }
+const char* build_commit() { return PETSTORE_GIT_COMMIT; }
+
+}  // namespace petstore::bootstrap

@@ -8,6 +8,7 @@
 // every adapter to this text.
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -72,6 +73,9 @@ class PetRepository {
 
   // list: the page `query` describes. Costs O(limit + log n), whatever the filter.
   [[nodiscard]] virtual domain::Result<PetPage> list(const PetQuery& query) const = 0;
+
+  // count: how many pets are stored now (for metrics). Cheap: O(1) or O(log n), never a scan.
+  [[nodiscard]] virtual domain::Result<std::int64_t> count() const = 0;
 };
 
 }  // namespace petstore::ports

@@ -30,6 +30,9 @@ struct HttpResponse {
   unsigned status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
+  // The route template matched ("/v1/pets/{petId}"), for logs and metrics; empty when none did.
+  // Always a string literal, so it outlives the response.
+  std::string_view route;
 
   void set_header(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));

@@ -72,7 +72,8 @@ class BeastHttpServer final : public HttpServer {
       : options_(options),
         router_(router),
         tls_(std::move(tls)),
-        acceptor_(asio::make_strand(context_)),  // accepts and drain's close never overlap
+        accept_strand_(asio::make_strand(context_)),
+        acceptor_(accept_strand_),
         registry_(options.limits.max_connections) {}
 
   ~BeastHttpServer() override { stop(); }
@@ -102,7 +103,7 @@ class BeastHttpServer final : public HttpServer {
   }
 
   void run_threads() {
-    asio::co_spawn(acceptor_.get_executor(), accept_loop(), asio::detached);
+    asio::co_spawn(accept_strand_, accept_loop(), asio::detached);
     const unsigned count = std::max(1U, options_.threads);
     for (unsigned i = 0; i < count; ++i) {
       threads_.emplace_back([this] { context_.run(); });
@@ -117,7 +118,7 @@ class BeastHttpServer final : public HttpServer {
 
   // HttpServer
   void drain() override {
-    asio::post(acceptor_.get_executor(), [this] {
+    asio::post(accept_strand_, [this] {
       boost::system::error_code ignored;
       acceptor_.close(ignored);
     });
@@ -154,7 +155,7 @@ class BeastHttpServer final : public HttpServer {
   }
 
   [[nodiscard]] SessionContext session_context() {
-    return SessionContext{router_, options_.limits, registry_};
+    return SessionContext{router_, options_.limits, registry_, options_.observer};
   }
 
   asio::awaitable<void> accept_loop() {
@@ -190,10 +191,18 @@ class BeastHttpServer final : public HttpServer {
       beast::get_lowest_layer(connection->stream()).close();  // over the cap, or draining
       return;
     }
+    if (options_.observer != nullptr) {
+      options_.observer->connection_opened();
+    }
     const auto executor = connection->stream().get_executor();
     asio::co_spawn(executor, serve(connection),
                    [this, connection](const std::exception_ptr& failure) {
-                     if (failure) {
+                     if (options_.observer != nullptr) {
+                       if (failure) {
+                         options_.observer->connection_failed();
+                       }
+                       options_.observer->connection_closed();
+                     } else if (failure) {
                        std::cerr << "petstore: a connection closed after an unexpected error\n";
                      }
                      registry_.remove(connection);
@@ -225,6 +234,8 @@ class BeastHttpServer final : public HttpServer {
   const Router& router_;
   std::unique_ptr<TlsContext> tls_;
   asio::io_context context_;
+  // The acceptor's strand: accepts and drain's close never overlap.
+  asio::strand<asio::io_context::executor_type> accept_strand_;
   Tcp::acceptor acceptor_;
   // After the io_context: the connections it still holds must close before the context goes.
   ConnectionRegistry registry_;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "adapters/http/http_observer.hpp"
 #include "adapters/http/router.hpp"
 #include "domain/error.hpp"
 
@@ -38,7 +39,8 @@ struct HttpServerOptions {
   std::uint16_t port = 8080;  // 0: any free port
   unsigned threads = 1;
   HttpLimits limits;
-  std::optional<TlsFiles> tls;  // HTTPS when set; the handshake has the header timeout
+  std::optional<TlsFiles> tls;       // HTTPS when set; the handshake has the header timeout
+  HttpObserver* observer = nullptr;  // told of connections and requests when set; outlives it
 };
 
 class HttpServer {

@@ -40,10 +40,33 @@ bool is_under_v1(std::string_view encoded_path) {
   return encoded_path == "/v1" || encoded_path.starts_with("/v1/");
 }
 
+// The route template of an operational path: a literal, or empty when none matches.
+std::string_view operational_route(std::string_view path, const RouterOptions& options) {
+  for (const std::string_view route :
+       {"/healthz", "/readyz", "/openapi.json", "/docs", "/docs/redoc.standalone.js"}) {
+    if (path == route) {
+      return route;
+    }
+  }
+  if (path == "/metrics" && options.metrics) {
+    return "/metrics";
+  }
+  return "";
+}
+
+HttpResponse metrics_response(const RouterOptions& options) {
+  HttpResponse response;
+  response.body = options.metrics();
+  response.set_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+  response.set_header("Cache-Control", "no-store");
+  return response;
+}
+
 HttpResponse operational(const HttpRequest& request, std::string_view path,
                          const RouterOptions& options) {
   const bool api_reference = is_api_reference_path(path);
-  if (path != "/healthz" && path != "/readyz" && !api_reference) {
+  const bool metrics = path == "/metrics" && options.metrics;
+  if (path != "/healthz" && path != "/readyz" && !api_reference && !metrics) {
     return not_found_path();
   }
   if (request.method != "GET") {
@@ -51,6 +74,9 @@ HttpResponse operational(const HttpRequest& request, std::string_view path,
   }
   if (api_reference) {
     return api_reference_response(path);
+  }
+  if (metrics) {
+    return metrics_response(options);
   }
   HttpResponse response;
   if (path == "/healthz") {
@@ -95,6 +121,24 @@ std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
   return not_found_path();
 }
 
+// The route template of a path under /v1 (the segments after "v1"), or empty.
+std::string_view v1_route(const boost::urls::url_view& url) {
+  const auto segments = url.segments();
+  auto segment = segments.begin();
+  ++segment;  // "v1"
+  const auto remaining = static_cast<std::size_t>(std::distance(segment, segments.end()));
+  if (remaining == 1 && *segment == "pets") {
+    return "/v1/pets";
+  }
+  if (remaining == 2 && *segment == "pets") {
+    return (*++segment).empty() ? "" : "/v1/pets/{petId}";
+  }
+  if (remaining == 2 && *segment == "store" && *++segment == "orders") {
+    return "/v1/store/orders";
+  }
+  return "";
+}
+
 }  // namespace
 
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
@@ -102,12 +146,19 @@ Router::Router(const application::UseCases& use_cases, RouterOptions options)
 
 std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond respond) const {
   const auto url = parse_target(request.target);
-  if (!url) {
+  // A target that is no valid URI but names a path under /v1 still authenticates first and gets
+  // the /v1 headers (contract section 2).
+  const std::string_view path = url ? std::string_view(url->encoded_path())
+                                    : request.target.substr(0, request.target.find('?'));
+  if (!url && !is_under_v1(path)) {
     return error_response(400, "invalid_parameter", "the request target is not a valid URI");
   }
-  if (!is_under_v1(url->encoded_path())) {
-    return operational(request, url->encoded_path(), options_);
+  if (url && !is_under_v1(path)) {
+    HttpResponse response = operational(request, url->encoded_path(), options_);
+    response.route = operational_route(url->encoded_path(), options_);
+    return response;
   }
+  const std::string_view route = url ? v1_route(*url) : std::string_view{};
   const Credentials credentials =
       read_credentials(request.authorization, request.authorization_repeated);
   std::optional<std::string_view> token;
@@ -119,15 +170,19 @@ std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond r
   std::optional<HttpResponse> response;
   if (!principal) {
     response = error_response(principal.error(), "invalid_parameter");
+  } else if (!url) {
+    response = error_response(400, "invalid_parameter", "the request target is not a valid URI");
   } else {
-    auto add_headers_then_respond = [respond = std::move(respond)](HttpResponse later) {
+    auto add_headers_then_respond = [respond = std::move(respond), route](HttpResponse later) {
       add_v1_headers(later);
+      later.route = route;
       respond(std::move(later));
     };
     response = route_v1(use_cases_, *principal, request, *url, std::move(add_headers_then_respond));
   }
   if (response) {
     add_v1_headers(*response);
+    response->route = route;
   }
   return response;
 }

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "adapters/http/http_message.hpp"
 #include "application/use_cases.hpp"
@@ -14,6 +15,8 @@ namespace petstore::adapters::http {
 struct RouterOptions {
   // Answers /readyz: true while storage is open and the service is not draining.
   std::function<bool()> is_ready = [] { return true; };
+  // Answers GET /metrics with Prometheus text (format 0.0.4) when set; unset, /metrics is 404.
+  std::function<std::string()> metrics;
 };
 
 class Router {

@@ -4,6 +4,7 @@
 // pipelining safe and bounds what a connection buffers to one request and one response.
 // Every read has a deadline: idle keep-alive, headers, body; every write too.
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "adapters/http/connection_registry.hpp"
 #include "adapters/http/deferred_response.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/http/request_id.hpp"
 
 namespace petstore::adapters::http {
 
@@ -29,6 +31,7 @@ struct SessionContext {
   const Router& router;
   const HttpLimits& limits;
   ConnectionRegistry& registry;
+  HttpObserver* observer = nullptr;
 };
 
 // ConnectionState: what the session shares with close_if_idle, touched on the strand only.
@@ -66,6 +69,39 @@ boost::asio::awaitable<bool> send_continue_if_expected(Stream& stream,
   boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
   const auto [error, written] = co_await bhttp::async_write(stream, interim, use_tuple);
   co_return !error;
+}
+
+// ExchangeWatch: times one request and tells the observer when it started and how it ended.
+class ExchangeWatch {
+ public:
+  explicit ExchangeWatch(HttpObserver* observer)
+      : observer_(observer), started_(std::chrono::steady_clock::now()) {
+    if (observer_ != nullptr) {
+      observer_->request_started();
+    }
+  }
+
+  void finished(std::string_view request_id, std::string_view method, const HttpResponse& sent,
+                std::size_t bytes) const {
+    if (observer_ != nullptr) {
+      observer_->request_finished(ExchangeRecord{request_id, method, sent.route, sent.status,
+                                                 std::chrono::steady_clock::now() - started_,
+                                                 bytes});
+    }
+  }
+
+ private:
+  HttpObserver* observer_;
+  std::chrono::steady_clock::time_point started_;
+};
+
+// sent_request_id: the first X-Request-Id field of `request`, if any.
+inline std::optional<std::string_view> sent_request_id(const BeastRequest& request) {
+  const auto found = request.find("X-Request-Id");
+  if (found == request.end()) {
+    return std::nullopt;
+  }
+  return std::string_view(found->value());
 }
 
 }  // namespace session_detail
@@ -111,12 +147,19 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
     }
     if (error) {
       if (auto answer = response_to_read_error(error)) {
+        const session_detail::ExchangeWatch watch(context.observer);
+        const std::string request_id = new_request_id();
+        answer->set_header("X-Request-Id", request_id);
+        const HttpResponse logged{answer->status, {}, {}, {}};
         BeastResponse message = to_beast_response(std::move(*answer), 11, false);
         co_await session_detail::write_message(stream, context, message);
+        watch.finished(request_id, "", logged, message.body().size());
       }
       break;
     }
     const BeastRequest& request = parser.get();
+    const session_detail::ExchangeWatch watch(context.observer);
+    const std::string request_id = request_id_for(session_detail::sent_request_id(request));
     HttpRequest plain = to_http_request(request);
     plain.client_address = state.client_address;
     const auto deferred = std::make_shared<DeferredResponse>(executor);
@@ -128,11 +171,14 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       response = co_await deferred->wait();
     }
     const bool keep_alive = request.keep_alive() && !context.registry.draining();
+    response.set_header("X-Request-Id", request_id);
+    const HttpResponse logged{response.status, {}, {}, response.route};
     BeastResponse message = to_beast_response(std::move(response), request.version(), keep_alive);
     if (request.method() == bhttp::verb::head) {
       omit_body_keeping_length(message);  // RFC 9110 §9.3.2: a HEAD response has no content
     }
     const bool written = co_await session_detail::write_message(stream, context, message);
+    watch.finished(request_id, request.method_string(), logged, message.body().size());
     if (!written || !keep_alive) {
       break;
     }

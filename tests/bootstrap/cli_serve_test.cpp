@@ -42,7 +42,9 @@ TEST_F(CliServeTest, ListeningLineNamesTheRealPort) {
   EXPECT_EQ(health.status, 200);
   EXPECT_EQ(http_call(served.port(), "GET", "/readyz").status, 200);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
-  EXPECT_EQ(count_lines(served.child().captured_stdout()), 1U) << served.child().captured_stdout();
+  // The listening line comes first on stdout; the log lines (JSON by default) follow it.
+  const std::string out = served.child().captured_stdout();
+  EXPECT_EQ(out.substr(0, out.find('\n')), served.listening_line()) << out;
 }
 
 TEST_F(CliServeTest, EnvironmentVariablesStandInForFlags) {

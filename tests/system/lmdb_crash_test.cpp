@@ -80,8 +80,8 @@ class LmdbCrashTest : public ::testing::Test {
 
   void start_server() {
     server_ = ChildProcess::start(
-        {PETSTORE_BINARY, "serve", "--storage", "lmdb", "--data-dir", (dir_ / "data").string(),
-         "--api-keys", keys_file(), "--listen", "127.0.0.1:0"},
+        {PETSTORE_BINARY, "serve", "--log-level", "warn", "--storage", "lmdb", "--data-dir",
+         (dir_ / "data").string(), "--api-keys", keys_file(), "--listen", "127.0.0.1:0"},
         dir_ / "serve.log");
     ASSERT_NE(server_, nullptr) << "cannot run " << PETSTORE_BINARY << ": " << std::strerror(errno);
     const auto line = server_->read_line(start_timeout);

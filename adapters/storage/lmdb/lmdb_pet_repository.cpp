@@ -1,7 +1,9 @@
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -22,8 +24,11 @@ using lmdb_storage::Store;
 // No create waits for company: at low load each batch holds one create.
 class LmdbPetRepository final : public ports::PetRepository {
  public:
-  LmdbPetRepository(std::unique_ptr<Store> store, std::size_t max_batch)
-      : store_(std::move(store)), max_batch_(max_batch), writer_([this] { run_writer(); }) {}
+  LmdbPetRepository(std::unique_ptr<Store> store, const LmdbOptions& options)
+      : store_(std::move(store)),
+        max_batch_(options.max_batch),
+        on_commit_(options.on_commit),
+        writer_([this] { run_writer(); }) {}
 
   LmdbPetRepository(const LmdbPetRepository&) = delete;
   LmdbPetRepository& operator=(const LmdbPetRepository&) = delete;
@@ -65,6 +70,18 @@ class LmdbPetRepository final : public ports::PetRepository {
         [&](MDB_txn* txn) { return lmdb_storage::read_page(txn, dbs, query); });
   }
 
+  // PetRepository
+  [[nodiscard]] domain::Result<std::int64_t> count() const override {
+    const MDB_dbi pets = store_->databases().pets;
+    return store_->read_value<std::int64_t>([&](MDB_txn* txn) -> domain::Result<std::int64_t> {
+      MDB_stat stat{};
+      if (const int rc = mdb_stat(txn, pets, &stat); rc != 0) {  // the B-tree's count: no scan
+        return domain::make_error(domain::ErrorCode::unavailable, "", mdb_strerror(rc));
+      }
+      return static_cast<std::int64_t>(stat.ms_entries);
+    });
+  }
+
  private:
   void run_writer() {
     std::vector<PendingCreate> batch;
@@ -80,7 +97,11 @@ class LmdbPetRepository final : public ports::PetRepository {
           queue_.pop_front();
         }
       }
+      const auto started = std::chrono::steady_clock::now();
       auto results = lmdb_storage::commit_creates(*store_, batch);
+      if (on_commit_) {
+        on_commit_(std::chrono::steady_clock::now() - started, batch.size());
+      }
       // Only now, with the transaction committed and synced (or failed), is anyone told.
       for (std::size_t i = 0; i < batch.size(); ++i) {
         batch[i].done(std::move(results[i]));
@@ -91,6 +112,7 @@ class LmdbPetRepository final : public ports::PetRepository {
 
   std::unique_ptr<Store> store_;
   std::size_t max_batch_;
+  std::function<void(std::chrono::nanoseconds, std::size_t)> on_commit_;
   std::mutex queue_mutex_;
   std::condition_variable queue_ready_;
   std::deque<PendingCreate> queue_;
@@ -107,7 +129,7 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_lmdb_pet_repository(
     return store.error();
   }
   return std::unique_ptr<ports::PetRepository>(
-      std::make_unique<LmdbPetRepository>(std::move(*store), options.max_batch));
+      std::make_unique<LmdbPetRepository>(std::move(*store), options));
 }
 
 }  // namespace petstore::adapters

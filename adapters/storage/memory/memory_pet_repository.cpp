@@ -90,6 +90,12 @@ class MemoryPetRepository final : public ports::PetRepository {
     return page_of(pets_, query);
   }
 
+  // PetRepository
+  [[nodiscard]] domain::Result<std::int64_t> count() const override {
+    const std::shared_lock lock(mutex_);
+    return static_cast<std::int64_t>(pets_.size());
+  }
+
  private:
   domain::Result<domain::Pet> create_locked(const ports::CreatePetCommand& command) {
     forget_expired(command.received_at);

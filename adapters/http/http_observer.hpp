@@ -1,0 +1,41 @@
+#pragma once
+// HttpObserver: what the server tells whoever watches it (metrics, request logs) about each
+// connection and each answered request. The HTTP adapter knows nothing of logging or Prometheus;
+// bootstrap plugs them in. Called from any server thread, concurrently: implementations must be
+// thread-safe and quick. The record never holds the Authorization header or a key.
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+
+namespace petstore::adapters::http {
+
+// ExchangeRecord: one answered request. `route` is the matched route template
+// ("/v1/pets/{petId}"), never the raw target, so that it has a small, key-free set of values.
+struct ExchangeRecord {
+  std::string_view request_id;
+  std::string_view method;
+  std::string_view route;
+  unsigned status = 0;
+  std::chrono::nanoseconds duration{0};
+  std::size_t bytes = 0;  // body bytes sent
+};
+
+class HttpObserver {
+ public:
+  HttpObserver() = default;
+  HttpObserver(const HttpObserver&) = delete;
+  HttpObserver& operator=(const HttpObserver&) = delete;
+  virtual ~HttpObserver() = default;
+
+  virtual void connection_opened() = 0;
+  virtual void connection_closed() = 0;
+  // connection_failed: a connection ended by an unexpected exception (a bug, or out of memory).
+  virtual void connection_failed() = 0;
+  // request_started: a request has been read; request_finished follows once it is answered
+  // (or the connection failed while answering it).
+  virtual void request_started() = 0;
+  virtual void request_finished(const ExchangeRecord& record) = 0;
+};
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,154 @@
+#include "adapters/logging/logger.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <spdlog/logger.h>
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <string>
+#include <utility>
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
+
+namespace petstore::adapters::logging {
+namespace {
+
+spdlog::level::level_enum to_spdlog(LogLevel level) {
+  switch (level) {
+    case LogLevel::debug:
+      return spdlog::level::debug;
+    case LogLevel::info:
+      return spdlog::level::info;
+    case LogLevel::warn:
+      return spdlog::level::warn;
+    case LogLevel::error:
+      return spdlog::level::err;
+  }
+  return spdlog::level::info;
+}
+
+// The time (UTC, milliseconds) and level come from spdlog's pattern; the message is the event
+// and its fields, already in the format's syntax.
+std::shared_ptr<spdlog::logger> make_logger(spdlog::sink_ptr sink, LogFormat format,
+                                            LogLevel level) {
+  auto logger = std::make_shared<spdlog::logger>("petstore", std::move(sink));
+  const char* pattern = format == LogFormat::json
+                            ? R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l",%v})"
+                            : "%Y-%m-%dT%H:%M:%S.%eZ %l %v";
+  logger->set_formatter(std::make_unique<spdlog::pattern_formatter>(
+      pattern, spdlog::pattern_time_type::utc, std::string("\n")));
+  logger->set_level(to_spdlog(level));
+  logger->flush_on(spdlog::level::trace);
+  return logger;
+}
+
+std::string json_string(std::string_view text) {
+  return boost::json::serialize(boost::json::string(text));
+}
+
+// A text value is bare when it needs no quoting, else a JSON string (escaped, quoted).
+std::string text_value(std::string_view text) {
+  const bool bare = !text.empty() && std::none_of(text.begin(), text.end(), [](char c) {
+    return c <= ' ' || c == '"' || c == '=' || c == '\\' || c == 0x7F;
+  });
+  return bare ? std::string(text) : json_string(text);
+}
+
+// Shortest round-trip form ("1.5", not "1.5E0"): valid JSON and readable as text.
+std::string number(double value) {
+  std::array<char, 64> text{};
+  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc{} ? std::string(text.data(), end) : std::string("0");
+}
+
+}  // namespace
+
+std::optional<LogFormat> parse_log_format(std::string_view word) {
+  if (word == "text") {
+    return LogFormat::text;
+  }
+  if (word == "json") {
+    return LogFormat::json;
+  }
+  return std::nullopt;
+}
+
+std::optional<LogLevel> parse_log_level(std::string_view word) {
+  if (word == "debug") {
+    return LogLevel::debug;
+  }
+  if (word == "info") {
+    return LogLevel::info;
+  }
+  if (word == "warn") {
+    return LogLevel::warn;
+  }
+  if (word == "error") {
+    return LogLevel::error;
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<Logger> Logger::to_stdout(LogFormat format, LogLevel level) {
+  return std::unique_ptr<Logger>(new Logger(
+      make_logger(std::make_shared<spdlog::sinks::stdout_sink_mt>(), format, level), format));
+}
+
+std::unique_ptr<Logger> Logger::to_stream(std::ostream& out, LogFormat format, LogLevel level) {
+  return std::unique_ptr<Logger>(new Logger(
+      make_logger(std::make_shared<spdlog::sinks::ostream_sink_mt>(out, true), format, level),
+      format));
+}
+
+Logger::Logger(std::shared_ptr<spdlog::logger> logger, LogFormat format)
+    : logger_(std::move(logger)), format_(format) {}
+
+Logger::~Logger() = default;
+
+void Logger::request(const RequestLine& record) {
+  if (!logger_->should_log(spdlog::level::info)) {
+    return;
+  }
+  const double duration_ms = std::chrono::duration<double, std::milli>(record.duration).count();
+  const std::string_view route = record.route.empty() ? "-" : record.route;
+  const std::string_view method = record.method.empty() ? "-" : record.method;
+  log(LogLevel::info, "request",
+      {{"request_id", record.request_id},
+       {"method", method},
+       {"route", route},
+       {"status", std::int64_t{record.status}},
+       {"duration_ms", duration_ms},
+       {"bytes", static_cast<std::int64_t>(record.bytes)}});
+}
+
+void Logger::log(LogLevel level, std::string_view event, LogFields fields) {
+  const auto spdlog_level = to_spdlog(level);
+  if (!logger_->should_log(spdlog_level)) {
+    return;
+  }
+  logger_->log(spdlog_level, format_fields(event, fields));
+}
+
+std::string Logger::format_fields(std::string_view event, LogFields fields) const {
+  const bool json = format_ == LogFormat::json;
+  std::string line = json ? "\"event\":" + json_string(event) : text_value(event);
+  for (const auto& field : fields) {
+    std::string value;
+    if (const auto* text = std::get_if<std::string_view>(&field.value)) {
+      value = json ? json_string(*text) : text_value(*text);
+    } else if (const auto* integer = std::get_if<std::int64_t>(&field.value)) {
+      value = std::to_string(*integer);
+    } else {
+      value = number(std::get<double>(field.value));
+    }
+    line += json ? "," + json_string(field.key) + ":" + value
+                 : " " + std::string(field.key) + "=" + value;
+  }
+  return line;
+}
+
+}  // namespace petstore::adapters::logging

@@ -1,0 +1,177 @@
+// The data tools of contract section 7: export, import and backup of an LMDB store, which a
+// service may be using at the same time. The JSON Lines format comes from adapters/jsonl, the
+// store work from adapters/storage/lmdb; this file joins them and talks to the operator.
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapters/jsonl/jsonl_pet_codec.hpp"
+#include "adapters/jsonl/jsonl_pet_reader.hpp"
+#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
+#include "bootstrap/commands.hpp"
+#include "bootstrap/export_output.hpp"
+#include "bootstrap/progress_bar.hpp"
+
+namespace petstore::bootstrap {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t max_problems_shown = 10;
+// Inputs from this size up get a progress bar (on a terminal); smaller ones finish too quickly
+// for one to help.
+constexpr std::uint64_t large_input_bytes = 1 << 20;
+
+void fail(const std::string& line) { std::cerr << "petstore: " << line << '\n'; }
+
+adapters::LmdbOptions lmdb_options(const fs::path& data_dir) {
+  adapters::LmdbOptions options;
+  options.data_dir = data_dir;
+  return options;
+}
+
+bool is_stdio(const std::optional<fs::path>& path) { return !path || *path == "-"; }
+
+// input_size: the size of a regular file behind `fd`, 0 when unknown (a pipe, a terminal).
+std::uint64_t input_size(int fd) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    return 0;
+  }
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+std::string plural(std::size_t count, const std::string& one, const std::string& many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+// read_input: the validated pets of the input, or nullopt after reporting its problems.
+// `bytes_read` receives the input's size.
+std::optional<adapters::jsonl::PetLines> read_input(std::istream& in, std::uint64_t size,
+                                                    ProgressBar& progress,
+                                                    std::uint64_t& bytes_read) {
+  progress.start("reading", size, ProgressUnit::bytes);
+  adapters::jsonl::ReadOptions options;
+  options.max_problems = max_problems_shown;
+  options.progress = [&](std::uint64_t bytes, std::size_t /*lines*/) {
+    bytes_read = bytes;
+    if (bytes >= large_input_bytes) {
+      progress.update(bytes);
+    }
+  };
+  auto lines = adapters::jsonl::read_pet_lines(in, options);
+  progress.finish();
+  if (!lines) {
+    fail(lines.error().message + "; nothing was imported");
+    return std::nullopt;
+  }
+  if (lines->problem_count == 0) {
+    return std::move(*lines);
+  }
+  for (const auto& problem : lines->problems) {
+    fail("line " + std::to_string(problem.line) + ": " + problem.message);
+  }
+  const std::size_t count = lines->problem_count;
+  fail(plural(count, "bad line", "bad lines") +
+       (count > lines->problems.size()
+            ? " (the first " + std::to_string(lines->problems.size()) + " shown)"
+            : std::string()) +
+       "; nothing was imported");
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_export(const ExportOptions& options) {
+  auto output = ExportOutput::open(options.out);
+  if (!output) {
+    fail(output.error().message);
+    return 1;
+  }
+  std::string line;
+  auto exported =
+      adapters::export_lmdb_pets(lmdb_options(options.data_dir), [&](const domain::Pet& pet) {
+        line.clear();
+        adapters::jsonl::append_pet_line(line, pet);
+        return (*output)->write(line);
+      });
+  if (!exported) {
+    fail(exported.error().message);
+    return 1;
+  }
+  if (auto committed = (*output)->commit(); !committed) {
+    fail(committed.error().message);
+    return 1;
+  }
+  std::cerr << "petstore: exported " << plural(exported->pets, "pet", "pets") << " from "
+            << options.data_dir.string() << '\n';
+  return 0;
+}
+
+int run_import(const ImportOptions& options) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  int fd = STDIN_FILENO;
+  if (!is_stdio(options.in)) {
+    file.open(*options.in, std::ios::binary);
+    if (!file || fs::is_directory(*options.in)) {
+      fail("cannot read " + options.in->string() + ": " +
+           (fs::is_directory(*options.in) ? "it is a directory" : std::strerror(errno)));
+      return 1;
+    }
+    in = &file;
+    fd = -1;
+  }
+  std::error_code ec;
+  const std::uint64_t size = fd >= 0 ? input_size(fd) : fs::file_size(*options.in, ec);
+  ProgressBar progress(std::cerr, ::isatty(STDERR_FILENO) == 1);
+  std::uint64_t bytes_read = 0;
+  const auto lines = read_input(*in, ec ? 0 : size, progress, bytes_read);
+  if (!lines) {
+    return 1;
+  }
+  progress.start("writing", lines->pets.size(), ProgressUnit::pets);
+  std::size_t conflict_line = 0;
+  adapters::ImportCallbacks callbacks;
+  callbacks.progress = [&, large = bytes_read >= large_input_bytes](std::size_t written) {
+    if (large) {
+      progress.update(written);
+    }
+  };
+  callbacks.conflict = [&](std::size_t index) { conflict_line = lines->line_of[index]; };
+  auto imported =
+      adapters::import_lmdb_pets(lmdb_options(options.data_dir), lines->pets, callbacks);
+  progress.finish();
+  if (!imported) {
+    const auto& error = imported.error();
+    if (error.code == domain::ErrorCode::conflict) {
+      fail("line " + std::to_string(conflict_line) + ": " + error.message +
+           "; nothing was imported (an import never overwrites a pet)");
+    } else {
+      fail(error.message + "; nothing was imported");
+    }
+    return 1;
+  }
+  std::cerr << "petstore: imported " << plural(imported->pets, "pet", "pets") << " into "
+            << options.data_dir.string() << "; the next id is " << imported->next_id << '\n';
+  return 0;
+}
+
+int run_backup(const BackupOptions& options) {
+  auto backup = adapters::backup_lmdb_store(lmdb_options(options.data_dir), options.out);
+  if (!backup) {
+    fail(backup.error().message);
+    return 1;
+  }
+  std::cerr << "petstore: backed up " << options.data_dir.string() << " to " << options.out.string()
+            << " (" << backup->bytes << " bytes)\n";
+  return 0;
+}
+
+}  // namespace petstore::bootstrap

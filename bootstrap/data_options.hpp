@@ -1,0 +1,26 @@
+#pragma once
+// What the data tools `petstore export`, `import` and `backup` are told on the command line
+// (contract section 7). No flag of theirs reads the environment: the store they act on is
+// always named on the command line, never picked up from a forgotten PETSTORE_DATA_DIR.
+
+#include <filesystem>
+#include <optional>
+
+namespace petstore::bootstrap {
+
+struct ExportOptions {
+  std::filesystem::path data_dir;
+  std::optional<std::filesystem::path> out;  // standard output when absent or "-"
+};
+
+struct ImportOptions {
+  std::filesystem::path data_dir;
+  std::optional<std::filesystem::path> in;  // standard input when absent or "-"
+};
+
+struct BackupOptions {
+  std::filesystem::path data_dir;
+  std::filesystem::path out;
+};
+
+}  // namespace petstore::bootstrap

@@ -1,0 +1,108 @@
+// The Logger's two formats: JSON lines that a JSON parser reads back field by field, text lines
+// with quoted values where needed, and the level filter. Request lines carry the route template
+// and request id the caller hands in, nothing else.
+
+#include "adapters/logging/logger.hpp"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+namespace petstore::tests {
+namespace {
+
+using adapters::logging::LogFormat;
+using adapters::logging::Logger;
+using adapters::logging::LogLevel;
+using adapters::logging::RequestLine;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+RequestLine sample_request() {
+  return {"req-1", "GET", "/v1/pets/{petId}", 404, std::chrono::microseconds(1500), 61};
+}
+
+TEST(Logger, JsonRequestLineHasEveryField) {
+  std::ostringstream out;
+  Logger::to_stream(out, LogFormat::json, LogLevel::info)->request(sample_request());
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 1U) << out.str();
+  const auto object = boost::json::parse(lines[0]).as_object();
+  EXPECT_EQ(object.at("level"), "info");
+  EXPECT_EQ(object.at("event"), "request");
+  EXPECT_EQ(object.at("request_id"), "req-1");
+  EXPECT_EQ(object.at("method"), "GET");
+  EXPECT_EQ(object.at("route"), "/v1/pets/{petId}");
+  EXPECT_EQ(object.at("status").as_int64(), 404);
+  EXPECT_DOUBLE_EQ(object.at("duration_ms").to_number<double>(), 1.5);
+  EXPECT_EQ(object.at("bytes").as_int64(), 61);
+  const std::string time(object.at("time").as_string());
+  ASSERT_EQ(time.size(), 24U) << time;  // 2026-01-02T03:04:05.678Z
+  EXPECT_EQ(time[10], 'T');
+  EXPECT_EQ(time.back(), 'Z');
+}
+
+TEST(Logger, JsonEscapesQuotesAndNewlines) {
+  std::ostringstream out;
+  Logger::to_stream(out, LogFormat::json, LogLevel::info)
+      ->error("failure", {{"message", "a \"quoted\"\nline\\"}, {"count", std::int64_t{3}}});
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 1U) << out.str();
+  const auto object = boost::json::parse(lines[0]).as_object();
+  EXPECT_EQ(object.at("level"), "error");
+  EXPECT_EQ(object.at("event"), "failure");
+  EXPECT_EQ(object.at("message"), "a \"quoted\"\nline\\");
+  EXPECT_EQ(object.at("count").as_int64(), 3);
+}
+
+TEST(Logger, TextLineIsKeyValuePairs) {
+  std::ostringstream out;
+  auto logger = Logger::to_stream(out, LogFormat::text, LogLevel::info);
+  logger->request(sample_request());
+  logger->info("draining", {{"message", "two words"}});
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 2U) << out.str();
+  EXPECT_NE(lines[0].find(" info request request_id=req-1 method=GET route=/v1/pets/{petId} "
+                          "status=404 duration_ms=1.5"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("bytes=61"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("info draining message=\"two words\""), std::string::npos) << lines[1];
+}
+
+TEST(Logger, LevelFiltersLowerLevels) {
+  std::ostringstream out;
+  auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::warn);
+  logger->request(sample_request());
+  logger->info("start");
+  logger->log(LogLevel::debug, "detail");
+  logger->warn("slow");
+  logger->error("broken");
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 2U) << out.str();
+  EXPECT_EQ(boost::json::parse(lines[0]).at("event"), "slow");
+  EXPECT_EQ(boost::json::parse(lines[1]).at("event"), "broken");
+}
+
+TEST(Logger, ParsesTheCommandLineWords) {
+  EXPECT_EQ(adapters::logging::parse_log_format("json"), LogFormat::json);
+  EXPECT_EQ(adapters::logging::parse_log_format("text"), LogFormat::text);
+  EXPECT_FALSE(adapters::logging::parse_log_format("xml"));
+  EXPECT_EQ(adapters::logging::parse_log_level("debug"), LogLevel::debug);
+  EXPECT_EQ(adapters::logging::parse_log_level("warn"), LogLevel::warn);
+  EXPECT_EQ(adapters::logging::parse_log_level("error"), LogLevel::error);
+  EXPECT_FALSE(adapters::logging::parse_log_level("warning"));
+}
+
+}  // namespace
+}  // namespace petstore::tests

@@ -1,0 +1,84 @@
+#include "faults/faulty_pet_repository.hpp"
+
+#include <utility>
+
+namespace petstore::tests {
+
+domain::Error storage_error(StorageFault fault) {
+  using domain::ErrorCode;
+  // The unavailable messages are the LMDB adapter's own (adapters/storage/lmdb/lmdb_store.cpp).
+  switch (fault) {
+    case StorageFault::disk_full:
+    case StorageFault::map_full:
+      return domain::make_error(ErrorCode::unavailable, "", "storage is full");
+    case StorageFault::io_error:
+      return domain::make_error(ErrorCode::unavailable, "", "storage is unavailable");
+    case StorageFault::internal:
+      break;
+  }
+  return domain::make_error(ErrorCode::internal, "",
+                            "mdb_get: /srv/petstore/data.mdb: MDB_CORRUPTED: Located page was "
+                            "wrong type");
+}
+
+FaultyPetRepository::FaultyPetRepository(std::unique_ptr<ports::PetRepository> inner)
+    : inner_(std::move(inner)) {}
+
+void FaultyPetRepository::fail_next(RepositoryCall call, StorageFault fault, int times) {
+  const std::lock_guard lock(mutex_);
+  plans_.at(static_cast<std::size_t>(call)) = Plan{fault, times};
+}
+
+void FaultyPetRepository::fail_until_cleared(RepositoryCall call, StorageFault fault) {
+  const std::lock_guard lock(mutex_);
+  plans_.at(static_cast<std::size_t>(call)) = Plan{fault, -1};
+}
+
+void FaultyPetRepository::clear() {
+  const std::lock_guard lock(mutex_);
+  plans_.fill(Plan{});
+}
+
+std::size_t FaultyPetRepository::failed_calls() const {
+  const std::lock_guard lock(mutex_);
+  return failed_calls_;
+}
+
+std::optional<domain::Error> FaultyPetRepository::take_fault(RepositoryCall call) const {
+  const std::lock_guard lock(mutex_);
+  Plan& plan = plans_.at(static_cast<std::size_t>(call));
+  if (!plan.fault || plan.remaining == 0) {
+    return std::nullopt;
+  }
+  if (plan.remaining > 0) {
+    --plan.remaining;
+  }
+  ++failed_calls_;
+  return storage_error(*plan.fault);
+}
+
+void FaultyPetRepository::create(ports::CreatePetCommand command, CreateDone done) {
+  if (auto error = take_fault(RepositoryCall::create)) {
+    done(std::move(*error));
+    return;
+  }
+  inner_->create(std::move(command), std::move(done));
+}
+
+domain::Result<domain::Pet> FaultyPetRepository::get(domain::PetId id) const {
+  if (auto error = take_fault(RepositoryCall::get)) {
+    return std::move(*error);
+  }
+  return inner_->get(id);
+}
+
+domain::Result<ports::PetPage> FaultyPetRepository::list(const ports::PetQuery& query) const {
+  if (auto error = take_fault(RepositoryCall::list)) {
+    return std::move(*error);
+  }
+  return inner_->list(query);
+}
+
+domain::Result<std::int64_t> FaultyPetRepository::count() const { return inner_->count(); }
+
+}  // namespace petstore::tests

@@ -1,0 +1,141 @@
+// Storage faults injected through the PetRepository port (contract section 3, issue "Stop and
+// faults"): during a full disk, an I/O error or a map full beyond growth, createPet, listPets and
+// getPet answer 503 `unavailable` with the Error body; an internal failure answers 500
+// `internal_error` without its details. A failed create leaves nothing behind (no pet, no id, no
+// idempotency record) and the service works again once the fault clears.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "adapters/storage/memory/memory_pet_repository.hpp"
+
+#include "faults/faulty_pet_repository.hpp"
+#include "faults/service_harness.hpp"
+
+namespace petstore::tests {
+namespace {
+
+class StorageFaultTest : public testing::Test {
+ protected:
+  StorageFaultTest() {
+    auto faulty = std::make_unique<FaultyPetRepository>(adapters::make_memory_pet_repository());
+    storage_ = faulty.get();
+    harness_ = std::make_unique<ServiceHarness>(std::move(faulty));
+  }
+
+  // created: the id of a pet created now; fails the test unless the answer is 201.
+  std::int64_t created(const std::string& name) {
+    const HttpResponse response = harness_->send(post_pet(name));
+    EXPECT_EQ(response.status, 201U) << response.body;
+    return listed_pet(response.body).id;
+  }
+
+  FaultyPetRepository* storage_ = nullptr;  // owned by harness_
+  std::unique_ptr<ServiceHarness> harness_;
+};
+
+class UnavailableStorageTest : public StorageFaultTest,
+                               public testing::WithParamInterface<StorageFault> {};
+
+TEST_P(UnavailableStorageTest, AFailedCreateAnswers503AndLeavesNothingBehind) {
+  ASSERT_EQ(created("Rex"), 1);
+  storage_->fail_next(RepositoryCall::create, GetParam());
+
+  EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Max"))));
+
+  EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
+  EXPECT_EQ(created("Bella"), 2);  // the failed create took no id
+  EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}, {2, "Bella"}}));
+  EXPECT_EQ(storage_->failed_calls(), 1U);
+}
+
+TEST_P(UnavailableStorageTest, ListAndGetAnswer503DuringTheFaultAnd200After) {
+  ASSERT_EQ(created("Rex"), 1);
+  storage_->fail_until_cleared(RepositoryCall::list, GetParam());
+  storage_->fail_until_cleared(RepositoryCall::get, GetParam());
+
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets"))));
+    EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets?status=available&limit=5"))));
+    EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets/1"))));
+  }
+  // Requests refused before storage is reached still get their own answers.
+  EXPECT_EQ(harness_->send(get("/v1/pets?limit=0")).status, 400U);
+  EXPECT_EQ(harness_->send(get("/v1/pets/x")).status, 400U);
+
+  storage_->clear();
+  const HttpResponse pet = harness_->send(get("/v1/pets/1"));
+  EXPECT_EQ(pet.status, 200U) << pet.body;
+  EXPECT_EQ(listed_pet(pet.body), (ListedPet{1, "Rex"}));
+  EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
+  EXPECT_EQ(storage_->failed_calls(), 9U);
+}
+
+TEST_P(UnavailableStorageTest, TheServiceWorksAgainWhenTheFaultClears) {
+  storage_->fail_until_cleared(RepositoryCall::create, GetParam());
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Rex"))));
+  }
+  EXPECT_TRUE(harness_->list_all().empty());
+
+  storage_->clear();
+  EXPECT_EQ(created("Rex"), 1);
+  EXPECT_EQ(created("Max"), 2);
+  EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}, {2, "Max"}}));
+}
+
+// A create that failed recorded no idempotency key: the retry with the same key creates the pet,
+// and a repeat of that retry answers the same pet.
+TEST_P(UnavailableStorageTest, ARetryAfterAFailedCreateWithAnIdempotencyKeyCreatesOnce) {
+  storage_->fail_next(RepositoryCall::create, GetParam());
+  EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Rex", 1, "retry-1"))));
+
+  const HttpResponse retry = harness_->send(post_pet("Rex", 1, "retry-1"));
+  EXPECT_EQ(retry.status, 201U) << retry.body;
+  EXPECT_EQ(listed_pet(retry.body), (ListedPet{1, "Rex"}));
+  const HttpResponse repeat = harness_->send(post_pet("Rex", 1, "retry-1"));
+  EXPECT_EQ(repeat.status, 201U) << repeat.body;
+  EXPECT_EQ(listed_pet(repeat.body), (ListedPet{1, "Rex"}));
+  EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
+}
+
+std::string fault_name(const testing::TestParamInfo<StorageFault>& param) {
+  switch (param.param) {
+    case StorageFault::disk_full:
+      return "DiskFull";
+    case StorageFault::io_error:
+      return "IoError";
+    case StorageFault::map_full:
+      return "MapFull";
+    case StorageFault::internal:
+      break;
+  }
+  return "Internal";
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, UnavailableStorageTest,
+                         testing::Values(StorageFault::disk_full, StorageFault::io_error,
+                                         StorageFault::map_full),
+                         fault_name);
+
+class InternalStorageTest : public StorageFaultTest {};
+
+TEST_F(InternalStorageTest, EachOperationAnswers500WithoutTheDetails) {
+  ASSERT_EQ(created("Rex"), 1);
+  storage_->fail_next(RepositoryCall::create, StorageFault::internal);
+  storage_->fail_next(RepositoryCall::list, StorageFault::internal);
+  storage_->fail_next(RepositoryCall::get, StorageFault::internal);
+
+  EXPECT_TRUE(is_internal_error(harness_->send(post_pet("Max"))));
+  EXPECT_TRUE(is_internal_error(harness_->send(get("/v1/pets"))));
+  EXPECT_TRUE(is_internal_error(harness_->send(get("/v1/pets/1"))));
+
+  EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
+  EXPECT_EQ(created("Max"), 2);
+}
+
+}  // namespace
+}  // namespace petstore::tests
