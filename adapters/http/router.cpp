@@ -149,7 +149,7 @@ std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond r
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
   const std::string_view path = url ? std::string_view(url->encoded_path())
-                                    : request.target.substr(0, request.target.find('?'));
+                                    : request.target.substr(0, request.target.find_first_of("?#"));
   if (!url && !is_under_v1(path)) {
     return error_response(400, "invalid_parameter", "the request target is not a valid URI");
   }
