@@ -140,7 +140,7 @@ int run_serve(const ServeOptions& options) {
   auto& reloadable_keys = *keys->verifier;
   Service service(
       ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()},
-      ServiceSettings{options.auth_failures_per_minute, &metrics});
+      ServiceSettings{options.auth_failures_per_minute, &metrics, logger.get()});
   ServiceObserver observer(metrics, *logger);
   adapters::http::HttpServerOptions http_options{address->host,  address->port, options.threads,
                                                  options.limits, std::nullopt,  &observer};

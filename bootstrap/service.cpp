@@ -3,11 +3,22 @@
 #include <utility>
 
 #include "adapters/storage/memory/memory_pet_repository.hpp"
+#include "bootstrap/storage_fault_log.hpp"
 
 namespace petstore::bootstrap {
+namespace {
+
+ServiceParts with_fault_log(ServiceParts parts, adapters::logging::Logger* logger) {
+  if (logger != nullptr) {
+    parts.pets = log_storage_faults(std::move(parts.pets), *logger);
+  }
+  return parts;
+}
+
+}  // namespace
 
 Service::Service(ServiceParts parts, ServiceSettings settings)
-    : parts_(std::move(parts)),
+    : parts_(with_fault_log(std::move(parts), settings.logger)),
       auth_throttle_(*parts_.clock, settings.auth_failures_per_minute),
       use_cases_{application::Authenticate(*parts_.keys, auth_throttle_),
                  application::ListPets(*parts_.pets),

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "adapters/http/router.hpp"
+#include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
 #include "application/use_cases.hpp"
 #include "ports/clock.hpp"
@@ -25,6 +26,8 @@ struct ServiceSettings {
   double auth_failures_per_minute = 60;  // per client address, then 429
   // Served at GET /metrics when set (and counted: pets stored); must outlive the service.
   adapters::metrics::Metrics* metrics = nullptr;
+  // Storage faults (unavailable, internal) are logged here when set; must outlive the service.
+  adapters::logging::Logger* logger = nullptr;
 };
 
 class Service {

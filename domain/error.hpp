@@ -24,12 +24,14 @@ enum class ErrorCode {
 };
 
 // Error: a code, the name of the offending field or parameter (empty when none), and a
-// human-readable message that never carries internals (paths, exception text).
+// human-readable message that never carries internals (paths, exception text). `detail` may carry
+// them: it is for the operator's log and never reaches a client.
 struct Error {
   ErrorCode code = ErrorCode::internal;
   std::string field;
   std::string message;
   std::int64_t retry_after_seconds = 0;  // resource_exhausted: when trying again can succeed
+  std::string detail;
 
   friend bool operator==(const Error&, const Error&) = default;
 };
@@ -58,7 +60,11 @@ using Result = boost::system::result<T, Error>;
 
 // Shorthands that read well at the point of failure: `return invalid_argument("name", "...")`.
 [[nodiscard]] inline Error make_error(ErrorCode code, std::string field, std::string message) {
-  return Error{code, std::move(field), std::move(message)};
+  Error error;
+  error.code = code;
+  error.field = std::move(field);
+  error.message = std::move(message);
+  return error;
 }
 [[nodiscard]] inline Error invalid_argument(std::string field, std::string message) {
   return make_error(ErrorCode::invalid_argument, std::move(field), std::move(message));

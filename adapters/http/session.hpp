@@ -117,13 +117,18 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
   auto& socket_layer = boost::beast::get_lowest_layer(stream);
   const auto executor = co_await boost::asio::this_coro::executor;
   boost::beast::flat_buffer buffer;
+  // A new connection owes its first request at once: it waits under the header timeout, so a
+  // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest between
+  // requests.
+  bool first_request = true;
   for (;;) {
     if (buffer.size() == 0) {
       state.idle = true;
       if (context.registry.draining()) {
         break;
       }
-      socket_layer.expires_after(context.limits.idle_timeout);
+      socket_layer.expires_after(first_request ? context.limits.header_timeout
+                                               : context.limits.idle_timeout);
       const auto [error, read] = co_await stream.async_read_some(buffer.prepare(4096), use_tuple);
       if (error) {
         break;
@@ -131,6 +136,7 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       buffer.commit(read);
     }
     state.idle = false;
+    first_request = false;
     bhttp::request_parser<bhttp::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(context.limits.header_bytes));
     parser.body_limit(context.limits.body_bytes);

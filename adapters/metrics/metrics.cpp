@@ -9,9 +9,11 @@ namespace {
 constexpr std::array<std::string_view, operation_count> operation_names{
     "listPets", "createPet", "getPet", "listOrders", "other"};
 
+// Shortest round-trip digits without an exponent: le="0.0005", as Prometheus clients write it.
 void append_number(std::string& out, double value) {
-  std::array<char, 64> text{};
-  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
+  std::array<char, 400> text{};  // room for any fixed-notation double
+  const auto [end, error] =
+      std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
   out.append(text.data(), error == std::errc{} ? end : text.data());
 }
 

@@ -6,19 +6,28 @@ namespace petstore::tests {
 
 domain::Error storage_error(StorageFault fault) {
   using domain::ErrorCode;
-  // The unavailable messages are the LMDB adapter's own (adapters/storage/lmdb/lmdb_store.cpp).
+  // As the LMDB adapter reports them (adapters/storage/lmdb/lmdb_store.cpp): words for the client
+  // in the message, LMDB's own in the detail, for the log.
+  domain::Error error;
   switch (fault) {
     case StorageFault::disk_full:
+      error = domain::make_error(ErrorCode::unavailable, "", "storage is full");
+      error.detail = "mdb_txn_commit: /srv/petstore/data.mdb: No space left on device";
+      return error;
     case StorageFault::map_full:
-      return domain::make_error(ErrorCode::unavailable, "", "storage is full");
+      error = domain::make_error(ErrorCode::unavailable, "", "storage is full");
+      error.detail = "mdb_put: /srv/petstore/data.mdb: MDB_MAP_FULL: Environment mapsize limit";
+      return error;
     case StorageFault::io_error:
-      return domain::make_error(ErrorCode::unavailable, "", "storage is unavailable");
+      error = domain::make_error(ErrorCode::unavailable, "", "storage is unavailable");
+      error.detail = "mdb_txn_commit: /srv/petstore/data.mdb: Input/output error";
+      return error;
     case StorageFault::internal:
       break;
   }
-  return domain::make_error(ErrorCode::internal, "",
-                            "mdb_get: /srv/petstore/data.mdb: MDB_CORRUPTED: Located page was "
-                            "wrong type");
+  error = domain::make_error(ErrorCode::internal, "", "stored data is damaged");
+  error.detail = "mdb_get: /srv/petstore/data.mdb: MDB_CORRUPTED: Located page was wrong type";
+  return error;
 }
 
 FaultyPetRepository::FaultyPetRepository(std::unique_ptr<ports::PetRepository> inner)

@@ -25,12 +25,12 @@ enum class StorageFault {
 
 enum class RepositoryCall : std::size_t { create = 0, get = 1, list = 2 };
 
-// storage_error: the error a storage adapter returns for `fault`. The internal one's message
-// names a path and a library error, which must never reach a client.
+// storage_error: the error a storage adapter returns for `fault`. Each one's detail names a path
+// and a library error, which must never reach a client.
 [[nodiscard]] domain::Error storage_error(StorageFault fault);
 
-// Words of storage_error(StorageFault::internal)'s message that a client must never see.
-inline constexpr std::array<const char*, 3> internal_details{"/srv/petstore", "mdb_", "MDB_"};
+// Words of every storage_error(...)'s detail that a client must never see.
+inline constexpr std::array<const char*, 2> internal_details{"/srv/petstore", "mdb_"};
 
 class FaultyPetRepository final : public ports::PetRepository {
  public:

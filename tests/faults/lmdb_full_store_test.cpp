@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -125,8 +126,11 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
   const Dir dir;
   const auto options = tiny_store(dir.path());
   std::map<std::int64_t, std::string> acknowledged;
+  std::ostringstream log;
+  const auto logger = adapters::logging::Logger::to_stream(log, adapters::logging::LogFormat::text,
+                                                           adapters::logging::LogLevel::info);
   {
-    ServiceHarness service(open(options));
+    ServiceHarness service(open(options), logger.get());
     const Filling filling = fill(service);
     acknowledged = filling.acknowledged;
     ASSERT_LT(filling.sent, max_creates) << "the store never filled up";
@@ -144,6 +148,10 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
     EXPECT_TRUE(is_unavailable(service.send(post_pet(name_of(max_creates)))));
     service.close_storage();
   }
+  // The operator's log names LMDB's own reason; the client saw only "storage is full".
+  EXPECT_NE(log.str().find("error storage_error call=create code=unavailable"), std::string::npos)
+      << log.str().substr(0, 2000);
+  EXPECT_NE(log.str().find("MDB_MAP_FULL"), std::string::npos) << log.str().substr(0, 2000);
   {
     ServiceHarness reopened(open(options));
     EXPECT_EQ(reopened.list_all(), as_list(acknowledged));

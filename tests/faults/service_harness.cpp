@@ -28,6 +28,15 @@ testing::AssertionResult has_v1_headers(const HttpResponse& response) {
   return testing::AssertionSuccess();
 }
 
+testing::AssertionResult leaks_no_details(const HttpResponse& response) {
+  for (const char* detail : internal_details) {
+    if (response.body.find(detail) != std::string::npos) {
+      return testing::AssertionFailure() << "the body leaks '" << detail << "': " << response.body;
+    }
+  }
+  return testing::AssertionSuccess();
+}
+
 }  // namespace
 
 adapters::http::HttpRequest Request::view() const {
@@ -61,9 +70,12 @@ Request post_pet(std::string_view name, std::int64_t category_id,
   return request;
 }
 
-ServiceHarness::ServiceHarness(std::unique_ptr<ports::PetRepository> pets)
-    : service_(std::make_unique<bootstrap::Service>(bootstrap::ServiceParts{
-          std::move(pets), make_fake_key_verifier(), std::make_unique<FakeClock>()})) {
+ServiceHarness::ServiceHarness(std::unique_ptr<ports::PetRepository> pets,
+                               adapters::logging::Logger* logger)
+    : service_(std::make_unique<bootstrap::Service>(
+          bootstrap::ServiceParts{std::move(pets), make_fake_key_verifier(),
+                                  std::make_unique<FakeClock>()},
+          bootstrap::ServiceSettings{.logger = logger})) {
   service_->set_ready(true);
 }
 
@@ -133,6 +145,9 @@ testing::AssertionResult is_unavailable(const HttpResponse& response) {
   if (auto body = is_error_body(response.body, 503, "unavailable"); !body) {
     return body;
   }
+  if (auto clean = leaks_no_details(response); !clean) {
+    return clean;
+  }
   return has_v1_headers(response);
 }
 
@@ -144,10 +159,8 @@ testing::AssertionResult is_internal_error(const HttpResponse& response) {
   if (auto body = is_error_body(response.body, 500, "internal_error"); !body) {
     return body;
   }
-  for (const char* detail : internal_details) {
-    if (response.body.find(detail) != std::string::npos) {
-      return testing::AssertionFailure() << "the body leaks '" << detail << "': " << response.body;
-    }
+  if (auto clean = leaks_no_details(response); !clean) {
+    return clean;
   }
   return has_v1_headers(response);
 }

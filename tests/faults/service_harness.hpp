@@ -1,8 +1,8 @@
 #pragma once
 // ServiceHarness: a bootstrap::Service wired from ServiceParts with the storage a test hands in
-// (a FaultyPetRepository, or LMDB), the fake key verifier and a fake clock, driven through its
-// Router without sockets. Requests present test_key_a; answers that storage completes later
-// (creates) are waited for.
+// (a FaultyPetRepository, or LMDB), the fake key verifier, a fake clock and optionally a logger,
+// driven through its Router without sockets. Requests present test_key_a; answers that storage
+// completes later (creates) are waited for.
 
 #include <cstdint>
 #include <memory>
@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/http/http_message.hpp"
+#include "adapters/logging/logger.hpp"
 #include "bootstrap/service.hpp"
 #include "ports/pet_repository.hpp"
 
@@ -48,7 +49,9 @@ struct ListedPet {
 
 class ServiceHarness {
  public:
-  explicit ServiceHarness(std::unique_ptr<ports::PetRepository> pets);
+  // `logger`, when given, receives the service's storage-fault lines; it must outlive the harness.
+  explicit ServiceHarness(std::unique_ptr<ports::PetRepository> pets,
+                          adapters::logging::Logger* logger = nullptr);
 
   // send: the response to `request`; throws when none comes within 10 seconds.
   [[nodiscard]] HttpResponse send(const Request& request) const;

@@ -2,12 +2,18 @@
 // faults"): during a full disk, an I/O error or a map full beyond growth, createPet, listPets and
 // getPet answer 503 `unavailable` with the Error body; an internal failure answers 500
 // `internal_error` without its details. A failed create leaves nothing behind (no pet, no id, no
-// idempotency record) and the service works again once the fault clears.
+// idempotency record) and the service works again once the fault clears. Each fault writes one
+// error line with the adapter's words for the operator.
 
 #include <memory>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
 #include <gtest/gtest.h>
 
 #include "adapters/storage/memory/memory_pet_repository.hpp"
@@ -23,7 +29,20 @@ class StorageFaultTest : public testing::Test {
   StorageFaultTest() {
     auto faulty = std::make_unique<FaultyPetRepository>(adapters::make_memory_pet_repository());
     storage_ = faulty.get();
-    harness_ = std::make_unique<ServiceHarness>(std::move(faulty));
+    harness_ = std::make_unique<ServiceHarness>(std::move(faulty), logger_.get());
+  }
+
+  // fault_lines: the storage_error lines logged so far, parsed.
+  std::vector<boost::json::object> fault_lines() const {
+    std::vector<boost::json::object> lines;
+    std::istringstream text(log_.str());
+    for (std::string line; std::getline(text, line);) {
+      auto parsed = boost::json::parse(line).as_object();
+      if (parsed.at("event") == "storage_error") {
+        lines.push_back(std::move(parsed));
+      }
+    }
+    return lines;
   }
 
   // created: the id of a pet created now; fails the test unless the answer is 201.
@@ -33,9 +52,30 @@ class StorageFaultTest : public testing::Test {
     return listed_pet(response.body).id;
   }
 
+  std::ostringstream log_;
+  std::unique_ptr<adapters::logging::Logger> logger_ = adapters::logging::Logger::to_stream(
+      log_, adapters::logging::LogFormat::json, adapters::logging::LogLevel::info);
   FaultyPetRepository* storage_ = nullptr;  // owned by harness_
   std::unique_ptr<ServiceHarness> harness_;
 };
+
+// is_fault_line: whether `line` is an error-level storage_error of `call` with `error`'s code,
+// message and detail.
+testing::AssertionResult is_fault_line(const boost::json::object& line, std::string_view call,
+                                       const domain::Error& error) {
+  const std::string_view code =
+      error.code == domain::ErrorCode::unavailable ? "unavailable" : "internal";
+  const auto text = [&line](std::string_view key) -> std::string_view {
+    const auto* value = line.if_contains(key);
+    const auto* string = value != nullptr ? value->if_string() : nullptr;
+    return string != nullptr ? std::string_view(*string) : std::string_view("<missing>");
+  };
+  if (text("level") != "error" || text("call") != call || text("code") != code ||
+      text("message") != error.message || text("detail") != error.detail) {
+    return testing::AssertionFailure() << boost::json::serialize(line);
+  }
+  return testing::AssertionSuccess();
+}
 
 class UnavailableStorageTest : public StorageFaultTest,
                                public testing::WithParamInterface<StorageFault> {};
@@ -102,6 +142,25 @@ TEST_P(UnavailableStorageTest, ARetryAfterAFailedCreateWithAnIdempotencyKeyCreat
   EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
 }
 
+TEST_P(UnavailableStorageTest, EachFaultWritesOneErrorLineForTheOperator) {
+  ASSERT_EQ(created("Rex"), 1);
+  EXPECT_TRUE(fault_lines().empty());
+  storage_->fail_next(RepositoryCall::create, GetParam());
+  storage_->fail_next(RepositoryCall::list, GetParam());
+  storage_->fail_next(RepositoryCall::get, GetParam());
+
+  EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Max"))));
+  EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets"))));
+  EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets/1"))));
+  EXPECT_EQ(harness_->send(get("/v1/pets/99")).status, 404U);  // not a fault: no line
+
+  const auto lines = fault_lines();
+  ASSERT_EQ(lines.size(), 3U);
+  EXPECT_TRUE(is_fault_line(lines[0], "create", storage_error(GetParam())));
+  EXPECT_TRUE(is_fault_line(lines[1], "list", storage_error(GetParam())));
+  EXPECT_TRUE(is_fault_line(lines[2], "get", storage_error(GetParam())));
+}
+
 std::string fault_name(const testing::TestParamInfo<StorageFault>& param) {
   switch (param.param) {
     case StorageFault::disk_full:
@@ -135,6 +194,22 @@ TEST_F(InternalStorageTest, EachOperationAnswers500WithoutTheDetails) {
 
   EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
   EXPECT_EQ(created("Max"), 2);
+}
+
+// The details a client never sees are what the operator needs: they go to the log.
+TEST_F(InternalStorageTest, TheDetailsGoToTheLogLine) {
+  storage_->fail_next(RepositoryCall::create, StorageFault::internal);
+  storage_->fail_next(RepositoryCall::get, StorageFault::internal);
+  EXPECT_TRUE(is_internal_error(harness_->send(post_pet("Max"))));
+  EXPECT_TRUE(is_internal_error(harness_->send(get("/v1/pets/1"))));
+
+  const auto lines = fault_lines();
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_TRUE(is_fault_line(lines[0], "create", storage_error(StorageFault::internal)));
+  EXPECT_TRUE(is_fault_line(lines[1], "get", storage_error(StorageFault::internal)));
+  for (const char* detail : internal_details) {
+    EXPECT_NE(log_.str().find(detail), std::string::npos) << detail;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "adapters/storage/lmdb/lmdb_create_batch.hpp"
 #include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters {
 namespace {
@@ -76,7 +78,7 @@ class LmdbPetRepository final : public ports::PetRepository {
     return store_->read_value<std::int64_t>([&](MDB_txn* txn) -> domain::Result<std::int64_t> {
       MDB_stat stat{};
       if (const int rc = mdb_stat(txn, pets, &stat); rc != 0) {  // the B-tree's count: no scan
-        return domain::make_error(domain::ErrorCode::unavailable, "", mdb_strerror(rc));
+        return lmdb_storage::storage_error(rc, std::string("mdb_stat: ") + mdb_strerror(rc));
       }
       return static_cast<std::int64_t>(stat.ms_entries);
     });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <exception>
+#include <utility>
 
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
@@ -13,21 +14,33 @@ namespace {
 // adoptions settle it, more would mean something else is wrong.
 constexpr int max_map_adoptions = 8;
 
+domain::Error unexpected_failure(const std::exception& e) {
+  auto error = domain::make_error(domain::ErrorCode::internal, "", "unexpected storage failure");
+  error.detail = e.what();
+  return error;
+}
+
 }  // namespace
 
-domain::Error storage_error(int rc) {
+domain::Error storage_error(int rc, std::string detail) {
+  domain::Error error;
   switch (rc) {
     case MDB_CORRUPTED:
     case MDB_PAGE_NOTFOUND:
     case MDB_INVALID:
     case MDB_PANIC:
-      return domain::make_error(domain::ErrorCode::internal, "", "stored data is damaged");
+      error = domain::make_error(domain::ErrorCode::internal, "", "stored data is damaged");
+      break;
     case MDB_MAP_FULL:
     case ENOSPC:
-      return domain::make_error(domain::ErrorCode::unavailable, "", "storage is full");
+      error = domain::make_error(domain::ErrorCode::unavailable, "", "storage is full");
+      break;
     default:
-      return domain::make_error(domain::ErrorCode::unavailable, "", "storage is unavailable");
+      error = domain::make_error(domain::ErrorCode::unavailable, "", "storage is unavailable");
+      break;
   }
+  error.detail = std::move(detail);
+  return error;
 }
 
 Store::~Store() { ::mdb_env_close(env_); }
@@ -73,9 +86,9 @@ domain::Result<void> Store::read(const TxnWork& work) const {
     work(txn);
     return {};
   } catch (const lmdb::error& e) {
-    return storage_error(e.code());
-  } catch (const std::exception&) {
-    return domain::make_error(domain::ErrorCode::internal, "", "unexpected storage failure");
+    return storage_error(e.code(), e.what());
+  } catch (const std::exception& e) {
+    return unexpected_failure(e);
   }
 }
 
@@ -93,9 +106,9 @@ domain::Result<void> Store::write(const TxnWork& work) {
       if (e.code() == MDB_MAP_FULL && grow_map()) {
         continue;
       }
-      return storage_error(e.code());
-    } catch (const std::exception&) {
-      return domain::make_error(domain::ErrorCode::internal, "", "unexpected storage failure");
+      return storage_error(e.code(), e.what());
+    } catch (const std::exception& e) {
+      return unexpected_failure(e);
     }
   }
 }

@@ -3,6 +3,7 @@
 // for writes: its commit() leaves the handle set when mdb_txn_commit fails, although LMDB has
 // freed the transaction, so its destructor would abort it a second time.
 
+#include <string>
 #include <utility>
 
 #include <lmdb++.h>
@@ -42,7 +43,8 @@ inline void commit(AbortGuard& guard) {
   check(::mdb_txn_commit(guard.release()), "mdb_txn_commit");
 }
 
-// storage_error: an LMDB failure after open, in words without internals.
-[[nodiscard]] domain::Error storage_error(int rc);
+// storage_error: an LMDB failure after open, in words without internals; `detail` (for the log)
+// names the failed call and LMDB's own words.
+[[nodiscard]] domain::Error storage_error(int rc, std::string detail = {});
 
 }  // namespace petstore::adapters::lmdb_storage

@@ -155,7 +155,8 @@ TEST(HttpServerSlowClients, AFloodPastTheCapIsClosedAtOnceAndServiceResumes) {
   ensure_descriptors(4096);
   adapters::http::HttpLimits limits;
   limits.max_connections = 50;
-  limits.idle_timeout = 3s;  // the admitted connections, which send nothing, leave by themselves
+  // The admitted connections, which send nothing, leave by themselves at the header timeout.
+  limits.header_timeout = 3s;
   ServerUnderTest server(limits);
 
   std::vector<RawConnection> flood;
@@ -179,16 +180,16 @@ TEST(HttpServerSlowClients, AFloodPastTheCapIsClosedAtOnceAndServiceResumes) {
       admitted.push_back(i);
     }
   }
-  EXPECT_LT(Clock::now() - opened, limits.idle_timeout - 500ms);
+  EXPECT_LT(Clock::now() - opened, limits.header_timeout - 500ms);
   EXPECT_EQ(closed, std::size_t{150});
   ASSERT_EQ(admitted.size(), std::size_t{50});
   // An admitted connection is served as usual.
   EXPECT_EQ(flood[admitted.front()].round_trip(format_request("GET", "/healthz")).status, 200U);
 
-  // The idle admitted ones close at the idle timeout; then a newcomer is served again.
+  // The silent admitted ones close at the header timeout; then a newcomer is served again.
   for (std::size_t i : admitted) {
     if (i != admitted.front()) {
-      EXPECT_TRUE(flood[i].read_until_closed(limits.idle_timeout + 2s)) << i;
+      EXPECT_TRUE(flood[i].read_until_closed(limits.header_timeout + 2s)) << i;
     }
   }
   flood.clear();

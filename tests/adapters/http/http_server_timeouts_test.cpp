@@ -83,10 +83,21 @@ TEST(HttpServerTimeouts, AnIdleKeptAliveConnectionIsClosed) {
   EXPECT_TRUE(closed_within(connection, 200ms, 1500ms));
 }
 
-TEST(HttpServerTimeouts, AConnectionThatNeverSendsIsClosed) {
-  ServerUnderTest server(short_limits());
+TEST(HttpServerTimeouts, AConnectionThatNeverSendsIsClosedAfterTheHeaderTimeout) {
+  auto limits = short_limits();
+  limits.idle_timeout = 10s;
+  ServerUnderTest server(limits);
   RawConnection connection = server.connect();
   EXPECT_TRUE(closed_within(connection, 200ms, 1500ms));
+}
+
+TEST(HttpServerTimeouts, AKeptAliveConnectionRestsForTheIdleTimeoutNotTheHeaderTimeout) {
+  auto limits = short_limits();
+  limits.idle_timeout = 1500ms;
+  ServerUnderTest server(limits);
+  RawConnection connection = server.connect();
+  ASSERT_EQ(connection.round_trip(format_request("GET", "/healthz")).status, 200U);
+  EXPECT_TRUE(closed_within(connection, 1200ms, 3s));
 }
 
 TEST(HttpServerTimeouts, AConnectionInUseStaysOpenPastTheIdleTimeout) {

@@ -69,7 +69,7 @@ TEST(Metrics, HistogramBucketsAreCumulative) {
   }
   const auto found = samples(metrics.exposition());
   const std::string name = "petstore_http_request_duration_seconds";
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="5e-04"})"), "1");
+  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.0005"})"), "1");
   EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.0025"})"), "3");
   EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.25"})"), "3");
   EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.5"})"), "4");

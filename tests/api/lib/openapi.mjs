@@ -19,7 +19,7 @@ ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'c
 ajv.addSchema({ ...doc, $id: documentId });
 
 // Headers that carry API meaning: a response may send one only where the document names it.
-const apiHeaders = ['location', 'link', 'deprecation', 'sunset', 'www-authenticate', 'allow', 'retry-after'];
+const apiHeaders = ['x-request-id', 'location', 'link', 'deprecation', 'sunset', 'www-authenticate', 'allow', 'retry-after'];
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 const escapeSegment = (segment) => encodeURIComponent(String(segment).replaceAll('~', '~0').replaceAll('/', '~1'));

@@ -1,4 +1,5 @@
-// Starts the real petstore binary for a test file: memory storage, any free port, API keys made
+// Starts the real petstore binary for a test file: memory storage (or LMDB in the test's own
+// directory), any free port, API keys made
 // with `petstore keys new` in a fresh directory. stop() sends SIGTERM and checks the clean exit.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,23 +17,24 @@ function makeKey(keyFile, label) {
 }
 
 // startServer: resolves once the server prints its listening line, with its base URL and keys.
-export async function startServer({ extraArgs = [] } = {}) {
+export async function startServer({ extraArgs = [], storage = 'memory' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-api-'));
   const keyFile = join(dir, 'api-keys');
   const keys = [makeKey(keyFile, 'first'), makeKey(keyFile, 'second')];
+  const storageArgs = storage === 'lmdb' ? ['--storage', 'lmdb', '--data-dir', join(dir, 'data')] : ['--storage', 'memory'];
   const child = spawn(
     binary,
-    ['serve', '--storage', 'memory', '--listen', '127.0.0.1:0', '--api-keys', keyFile, ...extraArgs],
+    ['serve', ...storageArgs, '--listen', '127.0.0.1:0', '--api-keys', keyFile, ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const origin = await new Promise((resolve, reject) => {
-    let stdout = '';
     const timer = setTimeout(() => reject(new Error(`no listening line in 30 s; stderr: ${stderr}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
+    child.stdout.on('data', () => {
       const match = /listening on (http:\/\/[^/\s]+)\/v1/.exec(stdout);
       if (match) {
         clearTimeout(timer);
@@ -49,6 +51,8 @@ export async function startServer({ extraArgs = [] } = {}) {
     key: keys[0],
     otherKey: keys[1],
     stderr: () => stderr,
+    // stdout: everything the server has written there so far (the listening line, then logs).
+    stdout: () => stdout,
     // stop: SIGTERM, then the exit status; a server that crashed or hung fails the test file.
     async stop() {
       child.kill('SIGTERM');
