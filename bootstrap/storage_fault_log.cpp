@@ -49,10 +49,9 @@ class StorageFaultLog final : public ports::PetRepository {
     if (error.detail.empty()) {
       logger.error("storage_error", {{"call", call}, {"code", code}, {"message", error.message}});
     } else {
-      logger.error("storage_error", {{"call", call},
-                                     {"code", code},
-                                     {"message", error.message},
-                                     {"detail", error.detail}});
+      logger.error(
+          "storage_error",
+          {{"call", call}, {"code", code}, {"message", error.message}, {"detail", error.detail}});
     }
   }
 

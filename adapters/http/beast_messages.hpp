@@ -1,6 +1,7 @@
 #pragma once
-// Conversions between Beast's messages and the router's plain ones, plus the responses the
-// session itself gives when a request cannot be read. Only the Beast translation units include it.
+// From Beast's parsed request to the router's plain one, plus the responses the session itself
+// gives when a request cannot be read. Responses go out through write_response (response_wire).
+// Only the Beast translation units include it.
 
 #include <optional>
 
@@ -13,18 +14,9 @@
 namespace petstore::adapters::http {
 
 using BeastRequest = boost::beast::http::request<boost::beast::http::string_body>;
-using BeastResponse = boost::beast::http::response<boost::beast::http::string_body>;
 
 // to_http_request: views into `request`, which must outlive the result.
 [[nodiscard]] HttpRequest to_http_request(const BeastRequest& request);
-
-// to_beast_response: the wire form of `response`, with Content-Type, Date and Connection set.
-[[nodiscard]] BeastResponse to_beast_response(HttpResponse response, unsigned version,
-                                              bool keep_alive);
-
-// omit_body_keeping_length: drops the body but keeps the Content-Length it had, as a response to
-// HEAD must.
-void omit_body_keeping_length(BeastResponse& response);
 
 // response_to_read_error: the answer to a request that failed to be read with `error` (431, 413
 // or 400), or nullopt when the client is gone or too slow and deserves no answer.

@@ -158,9 +158,18 @@ class BeastHttpServer final : public HttpServer {
     return SessionContext{router_, options_.limits, registry_, options_.observer};
   }
 
+  // connection_executor: where a connection's handlers run. With one thread they run one at a
+  // time anyway, and a strand would only add a queue to every completion.
+  asio::any_io_executor connection_executor() {
+    if (options_.threads <= 1) {
+      return context_.get_executor();
+    }
+    return asio::make_strand(context_);
+  }
+
   asio::awaitable<void> accept_loop() {
     for (;;) {
-      auto [error, socket] = co_await acceptor_.async_accept(asio::make_strand(context_),
+      auto [error, socket] = co_await acceptor_.async_accept(connection_executor(),
                                                              asio::as_tuple(asio::use_awaitable));
       if (error == asio::error::operation_aborted || !acceptor_.is_open()) {
         co_return;

@@ -5,13 +5,16 @@
 // Every read has a deadline: idle keep-alive, headers, body; every write too.
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -24,6 +27,7 @@
 #include "adapters/http/deferred_response.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/http/request_id.hpp"
+#include "adapters/http/response_wire.hpp"
 
 namespace petstore::adapters::http {
 
@@ -44,15 +48,22 @@ namespace session_detail {
 
 inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitable);
 
-// write_message: sends `message` within the write timeout; false when the client is gone.
+// Past this, a connection's response buffer is given back after the write (a /docs script, say)
+// rather than kept for the rest of the connection.
+inline constexpr std::size_t kept_response_buffer = 64 * 1024;
+
+// write_bytes: sends `bytes` within the write timeout; false when the client is gone.
 // (Parameters are references: g++ 12 mishandles by-value coroutine parameters and co_await inside
 // conditional expressions, so this file avoids both.)
 template <class Stream>
-boost::asio::awaitable<bool> write_message(Stream& stream, const SessionContext& context,
-                                           BeastResponse& message) {
+boost::asio::awaitable<bool> write_bytes(Stream& stream, const SessionContext& context,
+                                         std::string& bytes) {
   boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
   const auto [error, written] =
-      co_await boost::beast::http::async_write(stream, message, use_tuple);
+      co_await boost::asio::async_write(stream, boost::asio::buffer(bytes), use_tuple);
+  if (bytes.capacity() > kept_response_buffer) {
+    std::string().swap(bytes);
+  }
   co_return !error;
 }
 
@@ -117,6 +128,7 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
   auto& socket_layer = boost::beast::get_lowest_layer(stream);
   const auto executor = co_await boost::asio::this_coro::executor;
   boost::beast::flat_buffer buffer;
+  std::string wire;  // each response's bytes, in a buffer the connection reuses
   // A new connection owes its first request at once: it waits under the header timeout, so a
   // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest between
   // requests.
@@ -156,10 +168,9 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
         const session_detail::ExchangeWatch watch(context.observer);
         const std::string request_id = new_request_id();
         answer->set_header("X-Request-Id", request_id);
-        const HttpResponse logged{answer->status, {}, {}, {}};
-        BeastResponse message = to_beast_response(std::move(*answer), 11, false);
-        co_await session_detail::write_message(stream, context, message);
-        watch.finished(request_id, "", logged, message.body().size());
+        write_response(wire, *answer, ResponseFraming{11, false, false});
+        co_await session_detail::write_bytes(stream, context, wire);
+        watch.finished(request_id, "", *answer, answer->body.size());
       }
       break;
     }
@@ -178,13 +189,13 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
     }
     const bool keep_alive = request.keep_alive() && !context.registry.draining();
     response.set_header("X-Request-Id", request_id);
-    const HttpResponse logged{response.status, {}, {}, response.route};
-    BeastResponse message = to_beast_response(std::move(response), request.version(), keep_alive);
-    if (request.method() == bhttp::verb::head) {
-      omit_body_keeping_length(message);  // RFC 9110 §9.3.2: a HEAD response has no content
-    }
-    const bool written = co_await session_detail::write_message(stream, context, message);
-    watch.finished(request_id, request.method_string(), logged, message.body().size());
+    // RFC 9110 §9.3.2: a HEAD response has no content, but the length the GET would have.
+    const ResponseFraming framing{request.version(), keep_alive,
+                                  request.method() == bhttp::verb::head};
+    write_response(wire, response, framing);
+    const bool written = co_await session_detail::write_bytes(stream, context, wire);
+    watch.finished(request_id, request.method_string(), response,
+                   body_bytes_sent(response, framing));
     if (!written || !keep_alive) {
       break;
     }
