@@ -29,9 +29,7 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
 }
 
 // RFC 9110 §8.6: no Content-Length in a 1xx or 204 response, nor in a 304.
-bool has_content_length(unsigned status) {
-  return status >= 200 && status != 204 && status != 304;
-}
+bool has_content_length(unsigned status) { return status >= 200 && status != 204 && status != 304; }
 
 }  // namespace
 

@@ -12,9 +12,9 @@
 namespace petstore::adapters::http {
 
 struct ResponseFraming {
-  unsigned version = 11;    // the request's: 10 or 11
-  bool keep_alive = true;   // false: the connection closes after this response
-  bool head = false;        // a response to HEAD: the body's length, not its bytes
+  unsigned version = 11;   // the request's: 10 or 11
+  bool keep_alive = true;  // false: the connection closes after this response
+  bool head = false;       // a response to HEAD: the body's length, not its bytes
 };
 
 // write_response: replaces `out` (keeping its capacity) with `response` as sent: the status line;

@@ -1,12 +1,12 @@
 // write_response: the bytes of a response as the session sends them (RFC 9112 framing).
 
+#include "adapters/http/response_wire.hpp"
+
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-
-#include "adapters/http/response_wire.hpp"
 
 namespace petstore::tests {
 namespace {
