@@ -50,7 +50,7 @@ inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitab
 
 // Past this, a connection's response buffer is given back after the write (a /docs script, say)
 // rather than kept for the rest of the connection.
-inline constexpr std::size_t kept_response_buffer = 64 * 1024;
+inline constexpr std::size_t kept_response_buffer = std::size_t{64} * 1024;
 
 // write_bytes: sends `bytes` within the write timeout; false when the client is gone.
 // (Parameters are references: g++ 12 mishandles by-value coroutine parameters and co_await inside
