@@ -1,11 +1,24 @@
 #include "application/authenticate.hpp"
 
+#include <cstdint>
+
 namespace petstore::application {
 
-domain::Result<ports::Principal> Authenticate::operator()(const Credential& credential) const {
+domain::Result<ports::Principal> Authenticate::operator()(const Credential& credential,
+                                                          AcceptedKeyMemo* memo) const {
   const bool presented = credential.bearer_token || credential.malformed;
   if (credential.bearer_token) {
+    // Read before verifying: a reload in between leaves the memo stale, never wrongly fresh.
+    const std::uint64_t key_set_version = keys_.key_set_version();
+    if (memo != nullptr) {
+      if (const ports::Principal* known = memo->recall(*credential.bearer_token, key_set_version)) {
+        return *known;
+      }
+    }
     auto principal = keys_.verify(*credential.bearer_token);
+    if (principal && memo != nullptr) {
+      memo->remember(*credential.bearer_token, key_set_version, *principal);
+    }
     if (principal || principal.error().code != domain::ErrorCode::unauthenticated) {
       return principal;  // accepted, or the verifier failed: not the client's fault
     }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "application/accepted_key_memo.hpp"
 #include "application/failed_auth_throttle.hpp"
 #include "ports/key_verifier.hpp"
 
@@ -26,7 +27,10 @@ class Authenticate {
   // when no key was presented, with field "token" when one was presented and not accepted; or
   // resource_exhausted, with `retry_after_seconds`, when the client failed too often.
   // A failure of the verifier itself is passed on as it is (internal).
-  [[nodiscard]] domain::Result<ports::Principal> operator()(const Credential& credential) const;
+  // With `memo` (the connection's), a key the memo holds for the current key set is accepted
+  // without asking the verifier again, and a newly accepted key replaces the memo's.
+  [[nodiscard]] domain::Result<ports::Principal> operator()(const Credential& credential,
+                                                            AcceptedKeyMemo* memo = nullptr) const;
 
  private:
   const ports::KeyVerifier& keys_;

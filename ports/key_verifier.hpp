@@ -4,6 +4,7 @@
 // Thread-safety: verify may be called concurrently from any thread, also while the adapter
 // reloads its keys. It must not leak through timing which stored key a presented one resembles.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,10 @@ class KeyVerifier {
 
   // verify: the principal of `key`, or unauthenticated when the key is not accepted.
   [[nodiscard]] virtual domain::Result<Principal> verify(std::string_view key) const = 0;
+
+  // key_set_version: changes whenever the set of accepted keys may have changed (a reload), so a
+  // caller that remembers a verify() result knows when to ask again. Constant for fixed keys.
+  [[nodiscard]] virtual std::uint64_t key_set_version() const noexcept = 0;
 };
 
 }  // namespace petstore::ports

@@ -1,5 +1,7 @@
 #include "adapters/auth/file_key_verifier.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -89,6 +91,10 @@ class FileKeyVerifier final : public ReloadableKeyVerifier {
     return ports::Principal{keys->principal_ids[*index]};
   }
 
+  [[nodiscard]] std::uint64_t key_set_version() const noexcept override {
+    return key_set_version_.load(std::memory_order_acquire);
+  }
+
   // ReloadableKeyVerifier
   [[nodiscard]] domain::Result<KeyFileReport> reload() override {
     const std::lock_guard serialized(reload_mutex_);  // the last file read is the one applied
@@ -104,6 +110,7 @@ class FileKeyVerifier final : public ReloadableKeyVerifier {
     {
       const std::lock_guard swap(keys_mutex_);
       retired = std::exchange(keys_, std::move(loaded->keys));
+      key_set_version_.fetch_add(1, std::memory_order_release);
     }
     return std::move(loaded->report);
   }
@@ -123,6 +130,7 @@ class FileKeyVerifier final : public ReloadableKeyVerifier {
   std::mutex reload_mutex_;
   mutable std::mutex keys_mutex_;  // guards keys_ only for the pointer copy or swap
   std::shared_ptr<const KeySet> keys_;
+  std::atomic<std::uint64_t> key_set_version_{0};  // one more with every applied reload
 };
 
 }  // namespace

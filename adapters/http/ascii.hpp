@@ -1,7 +1,12 @@
 #pragma once
-// ASCII helpers for HTTP tokens, which are case-insensitive and never localised.
+// ASCII helpers for HTTP tokens, which are case-insensitive and never localised, and for the
+// decimal numbers written into headers and bodies.
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <concepts>
+#include <string>
 #include <string_view>
 
 namespace petstore::adapters::http {
@@ -13,6 +18,14 @@ namespace petstore::adapters::http {
 [[nodiscard]] constexpr bool equals_ignoring_case(std::string_view a, std::string_view b) noexcept {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                     [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+}
+
+// append_decimal: `value` in decimal, as std::to_string writes it, without a temporary string.
+template <std::integral Integer>
+void append_decimal(std::string& out, Integer value) {
+  std::array<char, 24> digits{};  // every 64-bit integer fits
+  const auto written = std::to_chars(digits.data(), digits.data() + digits.size(), value);
+  out.append(digits.data(), written.ptr);
 }
 
 }  // namespace petstore::adapters::http

@@ -3,12 +3,17 @@
 // They are plain structs, free of Beast, so that routing is a pure, unit-testable function and
 // most files need not compile Beast's templates. The session converts to and from the wire.
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+namespace petstore::application {
+class AcceptedKeyMemo;
+}  // namespace petstore::application
 
 namespace petstore::adapters::http {
 
@@ -23,19 +28,42 @@ struct HttpRequest {
   bool idempotency_key_repeated = false;
   std::string_view body;
   std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"
+  // The connection's last accepted key, to skip checking it again; null checks every time.
+  application::AcceptedKeyMemo* accepted_key = nullptr;
+};
+
+// HeaderName: a field name spelled in the source. Only a string literal converts to one, so a
+// response can hold its names by view, without copying them for every response.
+class HeaderName {
+ public:
+  template <std::size_t Size>
+  // NOLINTNEXTLINE(google-explicit-constructor,hicpp-explicit-conversions): a literal reads best
+  consteval HeaderName(const char (&literal)[Size]) : text_(literal, Size - 1) {}
+
+  [[nodiscard]] constexpr std::string_view text() const noexcept { return text_; }
+
+ private:
+  std::string_view text_;
 };
 
 // HttpResponse: status, header fields beyond the ones every response gets, and the body.
 struct HttpResponse {
   unsigned status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;
+  std::vector<std::pair<HeaderName, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
   // The route template matched ("/v1/pets/{petId}"), for logs and metrics; empty when none did.
   // Always a string literal, so it outlives the response.
   std::string_view route;
 
-  void set_header(std::string name, std::string value) {
-    headers.emplace_back(std::move(name), std::move(value));
+  // Most responses carry at most this many fields of their own (a page: Cache-Control,
+  // X-Content-Type-Options, Link, X-Request-Id).
+  static constexpr std::size_t typical_header_count = 6;
+
+  void set_header(HeaderName name, std::string value) {
+    if (headers.empty()) {
+      headers.reserve(typical_header_count);  // one allocation for the usual few fields
+    }
+    headers.emplace_back(name, std::move(value));
   }
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 };

@@ -43,27 +43,43 @@ bool NewPetHandler::on_value(Kind kind, ErrorCode& ec) {
   return true;
 }
 
+NewPetHandler::Member NewPetHandler::known_member(std::string_view name) {
+  if (name == "name") {
+    return Member::name;
+  }
+  if (name == "categoryId") {
+    return Member::category_id;
+  }
+  if (name == "status") {
+    return Member::status;
+  }
+  return Member::unknown;
+}
+
 bool NewPetHandler::check_key(ErrorCode& ec) {
+  if (depth_ == 1) {
+    member_ = known_member(key_);
+    if (member_ != Member::unknown) {
+      // The three NewPet members of the top-level object, the usual body, are checked for
+      // repetition with a bit each rather than the set of names.
+      const auto bit = static_cast<unsigned>(1U << static_cast<unsigned>(member_));
+      if ((seen_members_ & bit) != 0) {
+        return stop(HandlerStop::repeated_member, ec);  // key_ keeps the name
+      }
+      seen_members_ |= bit;
+      key_.clear();
+      return true;
+    }
+  }
   std::string entry(sizeof(std::uint64_t), '\0');
   std::memcpy(entry.data(), &open_objects_.back(), sizeof(std::uint64_t));
   entry += key_;
   if (!names_.insert(std::move(entry)).second) {
     return stop(HandlerStop::repeated_member, ec);  // key_ keeps the name
   }
-  if (depth_ == 1) {
-    if (key_ == "name") {
-      member_ = Member::name;
-    } else if (key_ == "categoryId") {
-      member_ = Member::category_id;
-    } else if (key_ == "status") {
-      member_ = Member::status;
-    } else {
-      member_ = Member::unknown;
-      if (!fields_.has_unknown_member) {
-        fields_.has_unknown_member = true;
-        fields_.first_unknown_member = key_;
-      }
-    }
+  if (depth_ == 1 && !fields_.has_unknown_member) {
+    fields_.has_unknown_member = true;
+    fields_.first_unknown_member = key_;
   }
   key_.clear();
   return true;

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
-#include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/json/error.hpp>
 #include <boost/json/string_view.hpp>
 
@@ -81,16 +81,19 @@ class NewPetHandler {
   bool on_value(Kind kind, ErrorCode& ec);
   bool stop(HandlerStop reason, ErrorCode& ec);
   bool check_key(ErrorCode& ec);
+  // known_member: the NewPet member `name` names, or unknown.
+  static Member known_member(std::string_view name);
 
   std::size_t depth_ = 0;  // containers open around the next event
   // Names seen in each open object: the object's serial number (8 bytes) then the name. One set
   // for the whole document, so closing an object costs nothing.
   std::unordered_set<std::string> names_;
-  std::vector<std::uint64_t> open_objects_;  // serial numbers; 0 marks an open array
+  boost::container::small_vector<std::uint64_t, 8> open_objects_;  // serials; 0: an open array
   std::uint64_t next_serial_ = 1;
   std::string key_;     // the member name being read, or the repeated one
   std::string string_;  // the string value being read, kept only for name and status
   Member member_ = Member::unknown;
+  unsigned seen_members_ = 0;  // a bit per Member met in the top-level object
 
   NewPetFields fields_;
   HandlerStop stop_ = HandlerStop::none;

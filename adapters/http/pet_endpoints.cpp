@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "adapters/http/ascii.hpp"
 #include "adapters/http/error_response.hpp"
 #include "adapters/http/media_type.hpp"
 #include "adapters/http/parameters.hpp"
@@ -25,13 +26,18 @@ HttpResponse json_response(unsigned status, std::string body) {
 }
 
 std::string next_page_link(const ports::PetQuery& query, domain::PetId last) {
-  std::string link = "</v1/pets?limit=" + std::to_string(query.limit.value()) +
-                     "&after=" + std::to_string(last.value);
+  std::string link;
+  link.reserve(96);
+  link += "</v1/pets?limit=";
+  append_decimal(link, query.limit.value());
+  link += "&after=";
+  append_decimal(link, last.value);
   if (query.status) {
     link += "&status=";
     link += domain::to_string(*query.status);
   }
-  return link + R"(>; rel="next")";
+  link += R"(>; rel="next")";
+  return link;
 }
 
 void add_deprecation_headers(HttpResponse& response) {
@@ -44,7 +50,9 @@ HttpResponse created(const domain::Pet& pet) {
   std::string body;
   append_pet(body, pet);
   HttpResponse response = json_response(201, std::move(body));
-  response.set_header("Location", "/v1/pets/" + std::to_string(pet.id.value));
+  std::string location = "/v1/pets/";
+  append_decimal(location, pet.id.value);
+  response.set_header("Location", std::move(location));
   return response;
 }
 

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <stdexcept>
 
+#include "adapters/http/ascii.hpp"
 #include "domain/unicode.hpp"
 
 namespace petstore::adapters::http {
@@ -38,14 +40,6 @@ void append_escaped_control(std::string& out, unsigned char byte) {
       out += hex_digits[byte & 0x0FU];
       return;
   }
-}
-
-template <class Integer>
-void append_integer(std::string& out, Integer value) {
-  std::array<char, 24> digits{};
-  const auto [end, error] = std::to_chars(digits.data(), digits.data() + digits.size(), value);
-  (void)error;  // 24 characters hold every 64-bit integer
-  out.append(digits.data(), end);
 }
 
 }  // namespace
@@ -98,59 +92,67 @@ void append_json_string(std::string& out, std::string_view text) {
 
 namespace {
 
-// needs_escaping: whether any byte of `text` is outside printable ASCII or is '"' or '\\'.
-bool needs_escaping(std::string_view text) {
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20U || byte >= 0x7FU || byte == '"' || byte == '\\') {
-      return true;
-    }
-  }
-  return false;
+// needs_escaping: whether a valid name (domain::PetName: well-formed UTF-8 without control
+// characters) holds a '"' or a '\\', the only bytes of one that JSON escapes. UTF-8 passes as is.
+bool needs_escaping(std::string_view name) {
+  return std::memchr(name.data(), '"', name.size()) != nullptr ||
+         std::memchr(name.data(), '\\', name.size()) != nullptr;
 }
 
 char* put(char* at, std::string_view text) { return std::copy(text.begin(), text.end(), at); }
 
-// append_plain_pet: append_pet for a name that needs no escaping, the common case, written into
-// the buffer in one piece (a page of pets is the hot path of listPets).
+// The member names and two 64-bit integers of a pet object, beside its name and status.
+constexpr std::size_t pet_fixed_bytes = 48 + 2 * 20;
+// A name of at most 200 code points has at most 4 bytes for each.
+constexpr std::size_t max_name_bytes = 4 * domain::PetName::max_code_points;
+constexpr std::size_t plain_pet_bytes = pet_fixed_bytes + max_name_bytes + 16;
+
+// append_plain_pet: append_pet for a name that needs no escaping, the common case. The object is
+// written on the stack and appended in one piece: a page of pets is the hot path of listPets.
 void append_plain_pet(std::string& out, const domain::Pet& pet) {
-  const std::string_view name = pet.name.value();
-  const std::string_view status = domain::to_string(pet.status);
-  constexpr std::size_t fixed = 48 + 2 * 20;  // the member names and two 64-bit integers
-  const std::size_t start = out.size();
-  out.resize(start + fixed + name.size() + status.size());
-  char* const end = out.data() + out.size();
-  char* at = put(out.data() + start, R"({"id":)");
+  std::array<char, plain_pet_bytes> text;  // NOLINT(cppcoreguidelines-pro-type-member-init)
+  char* const end = text.data() + text.size();
+  char* at = put(text.data(), R"({"id":)");
   at = std::to_chars(at, end, pet.id.value).ptr;
   at = put(at, R"(,"name":")");
-  at = put(at, name);
+  at = put(at, pet.name.value());
   at = put(at, R"(","categoryId":)");
   at = std::to_chars(at, end, pet.category_id.value).ptr;
   at = put(at, R"(,"status":")");
-  at = put(at, status);
+  at = put(at, domain::to_string(pet.status));
   at = put(at, R"("})");
-  out.resize(static_cast<std::size_t>(at - out.data()));
+  out.append(text.data(), at);
+}
+
+// encoded_size_bound: at least the bytes append_pet writes for `pet` when its name is plain.
+std::size_t encoded_size_bound(const domain::Pet& pet) {
+  return pet_fixed_bytes + pet.name.value().size() + domain::to_string(pet.status).size();
 }
 
 }  // namespace
 
 void append_pet(std::string& out, const domain::Pet& pet) {
-  if (!needs_escaping(pet.name.value())) {
+  if (pet.name.value().size() <= max_name_bytes && !needs_escaping(pet.name.value())) {
     append_plain_pet(out, pet);
     return;
   }
   out += R"({"id":)";
-  append_integer(out, pet.id.value);
+  append_decimal(out, pet.id.value);
   out += R"(,"name":)";
   append_json_string(out, pet.name.value());
   out += R"(,"categoryId":)";
-  append_integer(out, pet.category_id.value);
+  append_decimal(out, pet.category_id.value);
   out += R"(,"status":")";
   out += domain::to_string(pet.status);  // a fixed, plain word: nothing to escape
   out += R"("})";
 }
 
 void append_pets(std::string& out, std::span<const domain::Pet> pets) {
+  std::size_t bound = out.size() + 2 + pets.size();  // brackets and commas
+  for (const domain::Pet& pet : pets) {
+    bound += encoded_size_bound(pet);
+  }
+  out.reserve(bound);  // one allocation for a page of plain names
   out += '[';
   bool first = true;
   for (const domain::Pet& pet : pets) {
@@ -171,7 +173,7 @@ std::string encode_error(std::string_view code, std::string_view message, int st
   out += R"(,"message":)";
   append_json_string(out, message);
   out += R"(,"status":)";
-  append_integer(out, status);
+  append_decimal(out, status);
   out += '}';
   return out;
 }

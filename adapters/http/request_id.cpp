@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 
@@ -20,16 +21,15 @@ std::string new_request_id() {
   }()};
   static constexpr std::array<char, 16> digits{'0', '1', '2', '3', '4', '5', '6', '7',
                                                '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
-  std::string id;
-  id.reserve(32);
-  for (int word = 0; word < 2; ++word) {
+  std::array<char, 32> id;  // NOLINT(cppcoreguidelines-pro-type-member-init): written whole below
+  for (std::size_t word = 0; word < 2; ++word) {
     std::uint64_t bits = generator();
-    for (int nibble = 0; nibble < 16; ++nibble) {
-      id.push_back(digits[bits & 0xFU]);
+    for (std::size_t nibble = 0; nibble < 16; ++nibble) {
+      id[(word * 16) + nibble] = digits[bits & 0xFU];
       bits >>= 4U;
     }
   }
-  return id;
+  return {id.data(), id.size()};
 }
 
 std::string request_id_for(std::optional<std::string_view> sent) {

@@ -5,6 +5,8 @@
 
 #include <boost/beast/http/status.hpp>
 
+#include "adapters/http/ascii.hpp"
+
 namespace petstore::adapters::http {
 namespace {
 
@@ -37,7 +39,8 @@ void write_response(std::string& out, const HttpResponse& response,
                     const ResponseFraming& framing) {
   out.clear();
   out.append(framing.version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
-  out.append(std::to_string(response.status)).append(" ");
+  append_decimal(out, response.status);
+  out.append(" ");
   // Beast's table of reason phrases: text for humans, ignored by clients (RFC 9112 §4).
   out.append(boost::beast::http::obsolete_reason(
       static_cast<boost::beast::http::status>(response.status)));
@@ -47,7 +50,7 @@ void write_response(std::string& out, const HttpResponse& response,
     append_field(out, "Content-Type", "application/json");
   }
   for (const auto& [name, value] : response.headers) {
-    append_field(out, name, value);
+    append_field(out, name.text(), value);
   }
   if (framing.version == 10 && framing.keep_alive) {
     append_field(out, "Connection", "keep-alive");
@@ -55,7 +58,9 @@ void write_response(std::string& out, const HttpResponse& response,
     append_field(out, "Connection", "close");
   }
   if (has_content_length(response.status)) {
-    append_field(out, "Content-Length", std::to_string(response.body.size()));
+    out.append("Content-Length: ");
+    append_decimal(out, response.body.size());
+    out.append("\r\n");
   }
   out.append("\r\n");
   if (!framing.head) {

@@ -90,10 +90,20 @@ HttpResponse operational(const HttpRequest& request, std::string_view path,
   return response;
 }
 
+// A create's response arrives later, through `respond`: it gets the /v1 headers and `route` then.
+Respond with_v1_headers(const Respond& respond, std::string_view route) {
+  return [respond, route](HttpResponse later) {
+    add_v1_headers(later);
+    later.route = route;
+    respond(std::move(later));
+  };
+}
+
 // The routing step of contract section 2, on the decoded segments after "/v1".
 std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
                                      const ports::Principal& principal, const HttpRequest& request,
-                                     const boost::urls::url_view& url, Respond respond) {
+                                     const boost::urls::url_view& url, std::string_view route,
+                                     const Respond& respond) {
   const auto segments = url.segments();
   auto segment = segments.begin();
   ++segment;  // "v1"
@@ -104,7 +114,7 @@ std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
       return list_pets(use_cases.list_pets, url.params());
     }
     if (request.method == "POST") {
-      return create_pet(use_cases.create_pet, principal, request, std::move(respond));
+      return create_pet(use_cases.create_pet, principal, request, with_v1_headers(respond, route));
     }
     return method_not_allowed("GET, POST");
   }
@@ -144,7 +154,8 @@ std::string_view v1_route(const boost::urls::url_view& url) {
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond respond) const {
+std::optional<HttpResponse> Router::handle(const HttpRequest& request,
+                                           const Respond& respond) const {
   const auto url = parse_target(request.target);
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
@@ -165,20 +176,17 @@ std::optional<HttpResponse> Router::handle(const HttpRequest& request, Respond r
   if (credentials.kind == Credentials::Kind::bearer) {
     token = credentials.token;
   }
-  const auto principal = use_cases_.authenticate(application::Credential{
-      token, credentials.kind == Credentials::Kind::malformed, request.client_address});
+  const auto principal = use_cases_.authenticate(
+      application::Credential{token, credentials.kind == Credentials::Kind::malformed,
+                              request.client_address},
+      request.accepted_key);
   std::optional<HttpResponse> response;
   if (!principal) {
     response = error_response(principal.error(), "invalid_parameter");
   } else if (!url) {
     response = error_response(400, "invalid_parameter", "the request target is not a valid URI");
   } else {
-    auto add_headers_then_respond = [respond = std::move(respond), route](HttpResponse later) {
-      add_v1_headers(later);
-      later.route = route;
-      respond(std::move(later));
-    };
-    response = route_v1(use_cases_, *principal, request, *url, std::move(add_headers_then_respond));
+    response = route_v1(use_cases_, *principal, request, *url, route, respond);
   }
   if (response) {
     add_v1_headers(*response);

@@ -23,11 +23,11 @@ class Router {
  public:
   Router(const application::UseCases& use_cases, RouterOptions options);
 
-  // handle: the response to `request` when it is known at once; otherwise nullopt, and `respond`
-  // is called later with it, exactly once, on any thread. `request` must stay valid until then.
-  // Thread-safe.
+  // handle: the response to `request` when it is known at once; otherwise nullopt, and a copy of
+  // `respond` is called later with it, exactly once, on any thread. `request` must stay valid
+  // until then. Thread-safe.
   [[nodiscard]] std::optional<HttpResponse> handle(const HttpRequest& request,
-                                                   Respond respond) const;
+                                                   const Respond& respond) const;
 
  private:
   const application::UseCases& use_cases_;

@@ -16,9 +16,11 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 #include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/write.hpp>
 
 #include "adapters/http/ascii.hpp"
@@ -28,6 +30,7 @@
 #include "adapters/http/http_server.hpp"
 #include "adapters/http/request_id.hpp"
 #include "adapters/http/response_wire.hpp"
+#include "application/accepted_key_memo.hpp"
 
 namespace petstore::adapters::http {
 
@@ -106,6 +109,53 @@ class ExchangeWatch {
   std::chrono::steady_clock::time_point started_;
 };
 
+using RequestParser = boost::beast::http::request_parser<boost::beast::http::string_body>;
+
+// read_request: feeds `parser` what `buffer` already holds and reads more from `stream` only when
+// that is not enough, until the header is parsed (whole_message false) or the whole request.
+// Beast's async_read does the same, but completes through the scheduler even when the request
+// was already buffered, the common case on a kept-alive connection; this answers at once then.
+// Errors are Beast's: end_of_stream, partial_message, header_limit, body_limit, bad_*, timeout.
+template <class Stream>
+boost::asio::awaitable<boost::system::error_code> read_request(Stream& stream,
+                                                               boost::beast::flat_buffer& buffer,
+                                                               RequestParser& parser,
+                                                               bool whole_message) {
+  namespace bhttp = boost::beast::http;
+  constexpr std::size_t read_chunk = 65536;  // Beast's own read size
+  parser.eager(whole_message);
+  for (;;) {
+    while (buffer.size() > 0 && !(whole_message ? parser.is_done() : parser.is_header_done())) {
+      boost::system::error_code error;
+      const std::size_t used = parser.put(buffer.data(), error);
+      buffer.consume(used);
+      if (error == bhttp::error::need_more || (!error && used == 0)) {
+        break;
+      }
+      if (error) {
+        co_return error;
+      }
+    }
+    if (whole_message ? parser.is_done() : parser.is_header_done()) {
+      co_return boost::system::error_code{};
+    }
+    const auto [error, read] = co_await stream.async_read_some(
+        buffer.prepare(boost::beast::read_size(buffer, read_chunk)), use_tuple);
+    if (error == boost::asio::error::eof) {
+      if (!parser.got_some()) {
+        co_return bhttp::error::end_of_stream;
+      }
+      boost::system::error_code incomplete;
+      parser.put_eof(incomplete);  // partial_message: every request states its length
+      co_return incomplete;
+    }
+    if (error) {
+      co_return error;
+    }
+    buffer.commit(read);
+  }
+}
+
 // sent_request_id: the first X-Request-Id field of `request`, if any.
 inline std::optional<std::string_view> sent_request_id(const BeastRequest& request) {
   const auto found = request.find("X-Request-Id");
@@ -129,6 +179,9 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
   const auto executor = co_await boost::asio::this_coro::executor;
   boost::beast::flat_buffer buffer;
   std::string wire;  // each response's bytes, in a buffer the connection reuses
+  const auto deferred = std::make_shared<DeferredResponse>(executor);
+  const Respond respond_later = deferred->responder();
+  application::AcceptedKeyMemo accepted_key;
   // A new connection owes its first request at once: it waits under the header timeout, so a
   // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest between
   // requests.
@@ -149,11 +202,11 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
     }
     state.idle = false;
     first_request = false;
-    bhttp::request_parser<bhttp::string_body> parser;
+    session_detail::RequestParser parser;
     parser.header_limit(static_cast<std::uint32_t>(context.limits.header_bytes));
     parser.body_limit(context.limits.body_bytes);
     socket_layer.expires_after(context.limits.header_timeout);
-    auto [error, read] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
+    auto error = co_await session_detail::read_request(stream, buffer, parser, false);
     if (!error && !parser.is_done()) {
       const bool continued =
           co_await session_detail::send_continue_if_expected(stream, context, parser.get());
@@ -161,7 +214,7 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
         break;
       }
       socket_layer.expires_after(context.limits.body_timeout);
-      std::tie(error, read) = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
+      error = co_await session_detail::read_request(stream, buffer, parser, true);
     }
     if (error) {
       if (auto answer = response_to_read_error(error)) {
@@ -176,11 +229,10 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
     }
     const BeastRequest& request = parser.get();
     const session_detail::ExchangeWatch watch(context.observer);
-    const std::string request_id = request_id_for(session_detail::sent_request_id(request));
     HttpRequest plain = to_http_request(request);
     plain.client_address = state.client_address;
-    const auto deferred = std::make_shared<DeferredResponse>(executor);
-    auto immediate = context.router.handle(plain, deferred->responder());
+    plain.accepted_key = &accepted_key;
+    auto immediate = context.router.handle(plain, respond_later);
     HttpResponse response;
     if (immediate) {
       response = std::move(*immediate);
@@ -188,7 +240,8 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       response = co_await deferred->wait();
     }
     const bool keep_alive = request.keep_alive() && !context.registry.draining();
-    response.set_header("X-Request-Id", request_id);
+    response.set_header("X-Request-Id", request_id_for(session_detail::sent_request_id(request)));
+    const std::string_view request_id = response.headers.back().second;
     // RFC 9110 §9.3.2: a HEAD response has no content, but the length the GET would have.
     const ResponseFraming framing{request.version(), keep_alive,
                                   request.method() == bhttp::verb::head};

@@ -89,6 +89,30 @@ TEST_F(CliReloadTest, KeyWhoseLineIsRemovedGets401AfterSighup) {
   EXPECT_NE(removed.header("WWW-Authenticate").find("invalid_token"), std::string::npos);
 }
 
+// A connection remembers the key it was accepted with (docs/security.md); a reload must still
+// stop that key on the connection already open, not only on new ones.
+TEST_F(CliReloadTest, KeyRemovedBySighupGets401OnAConnectionThatUsedIt) {
+  const std::uint16_t port = served_->port();
+  RawConnection kept(port);
+  ASSERT_TRUE(kept.valid());
+  RawResponse before;
+  for (int request = 0; request < 2; ++request) {
+    ASSERT_TRUE(kept.send_all(make_request("GET", "/v1/pets", first_, {}, true)));
+    ASSERT_EQ(kept.read_response(before), ReadOutcome::complete);
+    ASSERT_EQ(before.status, 200) << "request " << request;
+  }
+  const std::string second = make_key(file_, "second");
+  ASSERT_FALSE(second.empty());
+  dir_.write("keys", without_line(file_, " first"));
+
+  ASSERT_TRUE(served_->child().send_signal(SIGHUP));
+  ASSERT_TRUE(eventually_status(port, second, 200)) << served_->child().captured_stderr();
+  RawResponse after;
+  ASSERT_TRUE(kept.send_all(make_request("GET", "/v1/pets", first_, {}, true)));
+  ASSERT_EQ(kept.read_response(after), ReadOutcome::complete);
+  EXPECT_EQ(after.status, 401);
+}
+
 TEST_F(CliReloadTest, BrokenFileOnSighupKeepsTheKeysInUse) {
   const std::uint16_t port = served_->port();
   const auto refusal_logged = [this] {

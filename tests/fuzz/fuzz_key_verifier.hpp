@@ -2,6 +2,7 @@
 // A KeyVerifier for the router fuzzer with keys short enough for the fuzzer to find: `k`
 // (Principal "a") and `key2` (Principal "b"); any other key is unauthenticated.
 
+#include <cstdint>
 #include <string_view>
 
 #include "domain/error.hpp"
@@ -23,6 +24,7 @@ class FuzzKeyVerifier final : public ports::KeyVerifier {
     return domain::make_error(domain::ErrorCode::unauthenticated, "token",
                               "the API key is not accepted");
   }
+  [[nodiscard]] std::uint64_t key_set_version() const noexcept override { return 0; }  // fixed
 };
 
 }  // namespace petstore::tests::fuzz

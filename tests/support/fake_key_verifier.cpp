@@ -1,5 +1,7 @@
 #include "support/fake_key_verifier.hpp"
 
+#include <cstdint>
+
 namespace petstore::tests {
 namespace {
 
@@ -16,6 +18,7 @@ class FakeKeyVerifier final : public ports::KeyVerifier {
     return domain::make_error(domain::ErrorCode::unauthenticated, "token",
                               "the API key is not accepted");
   }
+  [[nodiscard]] std::uint64_t key_set_version() const noexcept override { return 0; }  // fixed
 };
 
 }  // namespace

@@ -114,8 +114,11 @@ class MemoryPetRepository final : public ports::PetRepository {
       return domain::make_error(ErrorCode::unavailable, "", "the store has no pet ids left");
     }
     const domain::PetId id{last_id_ + 1};
-    const auto stored = pets_.emplace(id.value, domain::with_id(id, command.pet)).first;
-    by_status_[index_of(command.pet.status)].emplace(id.value, &stored->second);
+    // Ids only grow, so each new pet goes last: the hint spares walking down a tree of a
+    // million nodes, a cache miss per level.
+    const auto stored = pets_.emplace_hint(pets_.end(), id.value, domain::with_id(id, command.pet));
+    auto& same_status = by_status_[index_of(command.pet.status)];
+    same_status.emplace_hint(same_status.end(), id.value, &stored->second);
     last_id_ = id.value;
     if (command.idempotency) {
       ScopedKey key{command.idempotency->scope, command.idempotency->key};

@@ -30,10 +30,13 @@ TEST(FileKeyVerifierReload, AddedKeysWorkAndRemovedKeysStop) {
   EXPECT_TRUE(verifier.verify(old_key).has_value());
   EXPECT_FALSE(verifier.verify(new_key).has_value());
 
+  const auto version_before = verifier.key_set_version();
+  EXPECT_EQ(verifier.key_set_version(), version_before) << "steady while nothing is reloaded";
   dir.write("keys", line_for(new_key) + line_for(stable_key));
   const auto report = verifier.reload();
   ASSERT_TRUE(report.has_value()) << report.error().message;
   EXPECT_EQ(report->key_count, 2U);
+  EXPECT_NE(verifier.key_set_version(), version_before) << "remembered results must be redone";
   EXPECT_FALSE(verifier.verify(old_key).has_value());
   EXPECT_TRUE(verifier.verify(new_key).has_value());
   EXPECT_TRUE(verifier.verify(stable_key).has_value());
@@ -46,6 +49,7 @@ TEST(FileKeyVerifierReload, FailedReloadKeepsTheKeysInUse) {
   ASSERT_TRUE(loaded.has_value());
   auto& verifier = *loaded->verifier;
 
+  const auto version_before = verifier.key_set_version();
   dir.write("keys", line_for(new_key) + "garbage\n");  // malformed
   EXPECT_FALSE(verifier.reload().has_value());
   dir.write("keys", line_for(new_key), 0622);  // refused for its mode
@@ -55,6 +59,7 @@ TEST(FileKeyVerifierReload, FailedReloadKeepsTheKeysInUse) {
 
   EXPECT_TRUE(verifier.verify(old_key).has_value());
   EXPECT_FALSE(verifier.verify(new_key).has_value());
+  EXPECT_EQ(verifier.key_set_version(), version_before) << "the keys in use did not change";
 }
 
 TEST(FileKeyVerifierReload, EmptiedFileRevokesEveryKeyWithAWarning) {

@@ -154,6 +154,31 @@ TEST(HttpServerExchange, ARequestSplitIntoManyWritesIsOneRequest) {
   EXPECT_EQ(connection.read_response().status, 201U);
 }
 
+// The session parses what it has buffered before reading more: a chunked body in pieces, with a
+// pipelined request behind it in the last piece, is still two requests answered in order.
+TEST(HttpServerExchange, AChunkedBodyInPiecesThenAPipelinedRequestAreBothAnswered) {
+  ServerUnderTest server;
+  RawConnection connection = server.connect();
+  const std::string body = R"({"name":"Chunky","categoryId":7})";
+  std::string request =
+      "POST /v1/pets HTTP/1.1\r\nHost: petstore.test\r\nAuthorization: " + bearer(test_key_a) +
+      "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  request += "5\r\n" + body.substr(0, 5) + "\r\n";
+  const std::string rest = body.substr(5);
+  ASSERT_EQ(rest.size(), 0x1BU);  // the second chunk's size line below
+  request += "1b\r\n" + rest + "\r\n0\r\n\r\n";
+  request += format_request("GET", "/v1/pets?limit=5", key_a);
+  for (std::size_t at = 0; at < request.size(); at += 11) {
+    ASSERT_TRUE(connection.send(request.substr(at, 11)));
+  }
+  const RawResponse created = connection.read_response();
+  EXPECT_EQ(created.status, 201U) << created.body;
+  EXPECT_TRUE(is_pet_body(created.body, "Chunky", 7, "available"));
+  const RawResponse listed = connection.read_response();
+  EXPECT_EQ(listed.status, 200U);
+  EXPECT_EQ(pet_ids(listed.body), std::vector<std::int64_t>{pet_id_of(created.body)});
+}
+
 TEST(HttpServerExchange, ConnectionCloseIsHonoured) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
