@@ -14,6 +14,7 @@ namespace petstore::adapters::http {
 namespace {
 
 using namespace std::string_literals;
+using Limits = std::numeric_limits<std::int64_t>;
 
 domain::Pet pet(std::int64_t id, std::string_view name, std::int64_t category,
                 domain::PetStatus status = domain::PetStatus::available) {
@@ -56,11 +57,29 @@ TEST(AppendPet, WritesAllFourMembers) {
 }
 
 TEST(AppendPet, WritesExtremeIdsAndEscapedNames) {
-  using Limits = std::numeric_limits<std::int64_t>;
   std::string out;
   append_pet(out, pet(Limits::max(), "a \"b\" \\", Limits::min(), domain::PetStatus::sold));
   EXPECT_EQ(out, R"({"id":9223372036854775807,"name":"a \"b\" \\",)"
                  R"("categoryId":-9223372036854775808,"status":"sold"})");
+}
+
+// The longest valid name, 200 four-byte code points, fills the plain path's stack buffer; UTF-8
+// and a lone quote among it are written as JSON wants them.
+TEST(AppendPet, WritesTheLongestNamesWhole) {
+  std::string longest;
+  for (int i = 0; i < 200; ++i) {
+    longest += "\xF0\x9F\x98\x80";  // U+1F600, as is
+  }
+  std::string out;
+  append_pet(out, pet(Limits::max(), longest, Limits::min(), domain::PetStatus::pending));
+  EXPECT_EQ(out, R"({"id":9223372036854775807,"name":")" + longest +
+                     R"(","categoryId":-9223372036854775808,"status":"pending"})");
+  std::string quoted = longest;
+  quoted.replace(0, 4, "\"");
+  out.clear();
+  append_pet(out, pet(1, quoted, 2));
+  EXPECT_EQ(out, R"({"id":1,"name":"\")" + quoted.substr(1) +
+                     R"(","categoryId":2,"status":"available"})");
 }
 
 TEST(AppendPets, WritesAnArrayInOrder) {
