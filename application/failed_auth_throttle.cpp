@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
+
+#include "application/client_address_group.hpp"
 
 namespace petstore::application {
 
@@ -13,7 +14,7 @@ FailedAuthThrottle::FailedAuthThrottle(const ports::Clock& clock, double failure
       tokens_per_second_(failures_per_minute / 60.0),
       max_addresses_(max_addresses) {}
 
-void FailedAuthThrottle::refill(Bucket& bucket, std::chrono::system_clock::time_point now) const {
+void FailedAuthThrottle::refill(Bucket& bucket, TimePoint now) const {
   const std::chrono::duration<double> elapsed = now - bucket.updated;
   if (elapsed.count() > 0) {
     bucket.tokens = std::min(capacity_, bucket.tokens + elapsed.count() * tokens_per_second_);
@@ -21,37 +22,48 @@ void FailedAuthThrottle::refill(Bucket& bucket, std::chrono::system_clock::time_
   }
 }
 
-void FailedAuthThrottle::make_room(std::chrono::system_clock::time_point now) {
-  for (auto entry = buckets_.begin(); entry != buckets_.end();) {
-    refill(entry->second, now);
-    entry = entry->second.tokens >= capacity_ ? buckets_.erase(entry) : std::next(entry);
-  }
-  if (buckets_.size() >= max_addresses_) {
-    const auto oldest = std::min_element(
-        buckets_.begin(), buckets_.end(),
-        [](const auto& a, const auto& b) { return a.second.updated < b.second.updated; });
-    buckets_.erase(oldest);
-  }
+FailedAuthThrottle::TimePoint FailedAuthThrottle::full_at(const Bucket& bucket) const {
+  const std::chrono::duration<double> to_full((capacity_ - bucket.tokens) / tokens_per_second_);
+  return bucket.updated + std::chrono::ceil<TimePoint::duration>(to_full);
+}
+
+// evict_one: a bucket that has refilled is as good as absent, so it goes first; when none has,
+// the least recently updated one.
+void FailedAuthThrottle::evict_one(TimePoint now) {
+  const std::string* victim =
+      full_at_.begin()->first <= now ? full_at_.begin()->second : recency_.front();
+  const auto found = buckets_.find(*victim);
+  recency_.erase(found->second.recency);
+  full_at_.erase(found->second.full_at);
+  buckets_.erase(found);
 }
 
 std::chrono::seconds FailedAuthThrottle::record_failure(std::string_view client) {
+  std::string group = client_address_group(client);
   const auto now = clock_.now();
   const std::lock_guard lock(mutex_);
-  auto found = buckets_.find(std::string(client));
+  auto found = buckets_.find(group);
   if (found == buckets_.end()) {
     if (buckets_.size() >= max_addresses_) {
-      make_room(now);
+      evict_one(now);
     }
-    found = buckets_.emplace(std::string(client), Bucket{capacity_, now}).first;
+    found = buckets_.emplace(std::move(group), Bucket{capacity_, now, {}, {}}).first;
+    found->second.recency = recency_.insert(recency_.end(), &found->first);
+    found->second.full_at = full_at_.emplace(now, &found->first);
   }
   Bucket& bucket = found->second;
   refill(bucket, now);
+  std::chrono::seconds wait(0);
   if (bucket.tokens >= 1.0) {
     bucket.tokens -= 1.0;
-    return std::chrono::seconds(0);
+  } else {
+    const double seconds = (1.0 - bucket.tokens) / tokens_per_second_;
+    wait = std::chrono::seconds(static_cast<std::int64_t>(std::ceil(seconds)));
   }
-  const double wait = (1.0 - bucket.tokens) / tokens_per_second_;
-  return std::chrono::seconds(static_cast<std::int64_t>(std::ceil(wait)));
+  recency_.splice(recency_.end(), recency_, bucket.recency);
+  full_at_.erase(bucket.full_at);
+  bucket.full_at = full_at_.emplace(full_at(bucket), &found->first);
+  return wait;
 }
 
 std::size_t FailedAuthThrottle::tracked_addresses() const {

@@ -1,12 +1,15 @@
 #pragma once
-// FailedAuthThrottle: limits failed authentications per client address with a token bucket, so
-// that keys cannot be guessed at speed. A bucket holds `failures_per_minute` tokens and refills
-// at that rate; each failure takes one. Successful requests never touch it. The table of
-// addresses is bounded: past `max_addresses`, refilled buckets are forgotten first, then the
-// least recently used. Thread-safe.
+// FailedAuthThrottle: limits failed authentications per client with a token bucket, so that a
+// client that keeps failing is answered 429 instead of 401 and costs little. A bucket holds
+// `failures_per_minute` tokens and refills at that rate; each failure takes one. Successful
+// requests never touch it. Clients are counted by client_address_group: an IPv6 /64 is one
+// client. The table of clients is bounded: past `max_addresses`, a refilled bucket is forgotten
+// first, else the least recently updated one; either is found in O(log n). Thread-safe.
 
 #include <chrono>
 #include <cstddef>
+#include <list>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -24,27 +27,39 @@ class FailedAuthThrottle {
   FailedAuthThrottle(const ports::Clock& clock, double failures_per_minute,
                      std::size_t max_addresses = default_max_addresses);
 
-  // record_failure: takes a token from `client`'s bucket. Returns zero when there was one;
-  // otherwise the whole seconds until one will be there, and takes nothing.
+  // record_failure: takes a token from the bucket of `client` (an IP address as text). Returns
+  // zero when there was one; otherwise the whole seconds until one will be there, and takes
+  // nothing.
   [[nodiscard]] std::chrono::seconds record_failure(std::string_view client);
 
   [[nodiscard]] std::size_t tracked_addresses() const;
 
  private:
+  using TimePoint = std::chrono::system_clock::time_point;
+  // Both indexes point at the keys of buckets_, whose nodes never move.
+  using Recency = std::list<const std::string*>;                // least recently updated first
+  using FullAt = std::multimap<TimePoint, const std::string*>;  // when each bucket is full again
+
   struct Bucket {
     double tokens = 0;
-    std::chrono::system_clock::time_point updated;
+    TimePoint updated;
+    Recency::iterator recency;
+    FullAt::iterator full_at;
   };
+  using Table = std::unordered_map<std::string, Bucket>;
 
-  void refill(Bucket& bucket, std::chrono::system_clock::time_point now) const;
-  void make_room(std::chrono::system_clock::time_point now);
+  void refill(Bucket& bucket, TimePoint now) const;
+  [[nodiscard]] TimePoint full_at(const Bucket& bucket) const;
+  void evict_one(TimePoint now);
 
   const ports::Clock& clock_;
   const double capacity_;
   const double tokens_per_second_;
   const std::size_t max_addresses_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, Bucket> buckets_;
+  Table buckets_;
+  Recency recency_;
+  FullAt full_at_;
 };
 
 }  // namespace petstore::application

@@ -75,5 +75,65 @@ TEST(FailedAuthThrottle, RefilledBucketsAreForgottenBeforeBusyOnes) {
   EXPECT_GT(throttle.record_failure("busy"), seconds(0));
 }
 
+// With the table full and no bucket refilled, the one updated least recently goes, whatever
+// order the clients first came in.
+TEST(FailedAuthThrottle, AFullTableForgetsTheLeastRecentlyUpdatedClient) {
+  tests::FakeClock clock;
+  FailedAuthThrottle throttle(clock, 1, 3);
+  for (const char* client : {"10.0.0.1", "10.0.0.2", "10.0.0.3"}) {
+    ASSERT_EQ(throttle.record_failure(client), seconds(0)) << client;
+  }
+  clock.advance(seconds(1));
+  ASSERT_GT(throttle.record_failure("10.0.0.1"), seconds(0));  // now the most recent
+  ASSERT_EQ(throttle.record_failure("10.0.0.4"), seconds(0));  // forgets 10.0.0.2
+  EXPECT_EQ(throttle.tracked_addresses(), 3U);
+  EXPECT_GT(throttle.record_failure("10.0.0.1"), seconds(0)) << "kept";
+  EXPECT_GT(throttle.record_failure("10.0.0.3"), seconds(0)) << "kept";
+  EXPECT_GT(throttle.record_failure("10.0.0.4"), seconds(0)) << "kept";
+  EXPECT_EQ(throttle.record_failure("10.0.0.2"), seconds(0)) << "forgotten: a fresh bucket";
+}
+
+// Each new client past the cap forgets exactly one, in the order they were last updated.
+TEST(FailedAuthThrottle, ClientsPastTheCapAreForgottenOldestFirst) {
+  tests::FakeClock clock;
+  FailedAuthThrottle throttle(clock, 1, 100);
+  for (int client = 0; client < 150; ++client) {
+    ASSERT_EQ(throttle.record_failure("10.0.1." + std::to_string(client)), seconds(0));
+    clock.advance(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(throttle.tracked_addresses(), 100U);
+  // 50..149 are kept, newest last; asking for 149 down to 50 touches only kept clients.
+  for (int client = 149; client >= 50; --client) {
+    EXPECT_GT(throttle.record_failure("10.0.1." + std::to_string(client)), seconds(0)) << client;
+  }
+  EXPECT_EQ(throttle.record_failure("10.0.1.0"), seconds(0)) << "forgotten: a fresh bucket";
+}
+
+TEST(FailedAuthThrottle, AddressesOfOneIpv6Slash64ShareABucket) {
+  tests::FakeClock clock;
+  FailedAuthThrottle throttle(clock, 2);
+  ASSERT_EQ(throttle.record_failure("2001:db8:1:2::1"), seconds(0));
+  ASSERT_EQ(throttle.record_failure("2001:db8:1:2:ffff:ffff:ffff:fffe"), seconds(0));
+  EXPECT_GT(throttle.record_failure("2001:0db8:0001:0002:0:0:0:99"), seconds(0));
+  EXPECT_EQ(throttle.tracked_addresses(), 1U);
+}
+
+TEST(FailedAuthThrottle, DifferentIpv6Slash64sDoNotShareABucket) {
+  tests::FakeClock clock;
+  FailedAuthThrottle throttle(clock, 1);
+  ASSERT_EQ(throttle.record_failure("2001:db8:1:2::1"), seconds(0));
+  EXPECT_EQ(throttle.record_failure("2001:db8:1:3::1"), seconds(0));
+  EXPECT_EQ(throttle.record_failure("2001:db8:2:2::1"), seconds(0));
+  EXPECT_GT(throttle.record_failure("2001:db8:1:2::2"), seconds(0));
+}
+
+TEST(FailedAuthThrottle, AnIpv4MappedAddressCountsAsTheIpv4Address) {
+  tests::FakeClock clock;
+  FailedAuthThrottle throttle(clock, 1);
+  ASSERT_EQ(throttle.record_failure("192.0.2.7"), seconds(0));
+  EXPECT_GT(throttle.record_failure("::ffff:192.0.2.7"), seconds(0));
+  EXPECT_EQ(throttle.record_failure("::ffff:192.0.2.8"), seconds(0)) << "another IPv4 address";
+}
+
 }  // namespace
 }  // namespace petstore::application

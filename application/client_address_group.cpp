@@ -1,0 +1,181 @@
+#include "application/client_address_group.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace petstore::application {
+namespace {
+
+constexpr std::size_t ipv6_groups = 8;
+
+// GroupList: the 16-bit groups read so far from one side of a "::".
+struct GroupList {
+  std::array<std::uint16_t, ipv6_groups> groups{};
+  std::size_t count = 0;
+
+  bool push(std::uint16_t group) noexcept {
+    if (count == ipv6_groups) {
+      return false;
+    }
+    groups.at(count++) = group;
+    return true;
+  }
+};
+
+int hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+std::optional<std::uint16_t> parse_hex_group(std::string_view text) noexcept {
+  if (text.empty() || text.size() > 4) {
+    return std::nullopt;
+  }
+  unsigned value = 0;
+  for (const char c : text) {
+    const int digit = hex_value(c);
+    if (digit < 0) {
+      return std::nullopt;
+    }
+    value = value * 16 + static_cast<unsigned>(digit);
+  }
+  return static_cast<std::uint16_t>(value);
+}
+
+// append_ipv4: a dotted quad ("192.0.2.7") as two groups.
+bool append_ipv4(std::string_view text, GroupList& out) noexcept {
+  std::array<unsigned, 4> octets{};
+  for (std::size_t i = 0; i < octets.size(); ++i) {
+    const std::size_t dot = text.find('.');
+    const bool last = i + 1 == octets.size();
+    if (last != (dot == std::string_view::npos)) {
+      return false;
+    }
+    const std::string_view part = text.substr(0, dot);
+    if (part.empty() || part.size() > 3) {
+      return false;
+    }
+    for (const char c : part) {
+      if (c < '0' || c > '9') {
+        return false;
+      }
+      octets.at(i) = octets.at(i) * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (octets.at(i) > 255) {
+      return false;
+    }
+    text.remove_prefix(last ? text.size() : dot + 1);
+  }
+  return out.push(static_cast<std::uint16_t>(octets[0] << 8U | octets[1])) &&
+         out.push(static_cast<std::uint16_t>(octets[2] << 8U | octets[3]));
+}
+
+// append_groups: the colon-separated groups of `text` (none when empty); a dotted quad may end
+// the address, so only the last side may hold one.
+bool append_groups(std::string_view text, bool ends_address, GroupList& out) noexcept {
+  while (!text.empty()) {
+    const std::size_t colon = text.find(':');
+    const std::string_view part = text.substr(0, colon);
+    if (colon == std::string_view::npos && ends_address &&
+        part.find('.') != std::string_view::npos) {
+      return append_ipv4(part, out);
+    }
+    const auto group = parse_hex_group(part);
+    if (!group || !out.push(*group)) {
+      return false;
+    }
+    if (colon == std::string_view::npos) {
+      return true;
+    }
+    text.remove_prefix(colon + 1);
+    if (text.empty()) {
+      return false;  // a trailing single colon
+    }
+  }
+  return true;
+}
+
+std::optional<std::array<std::uint16_t, ipv6_groups>> parse_ipv6(std::string_view text) noexcept {
+  text = text.substr(0, text.find('%'));  // a zone (scope) names an interface, not an address
+  const std::size_t gap = text.find("::");
+  if (gap == std::string_view::npos) {
+    GroupList all;
+    if (!append_groups(text, true, all) || all.count != ipv6_groups) {
+      return std::nullopt;
+    }
+    return all.groups;
+  }
+  const std::string_view tail = text.substr(gap + 2);
+  if (tail.find("::") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  GroupList front;
+  GroupList back;
+  if (!append_groups(text.substr(0, gap), false, front) || !append_groups(tail, true, back) ||
+      front.count + back.count >= ipv6_groups) {
+    return std::nullopt;
+  }
+  std::array<std::uint16_t, ipv6_groups> groups{};
+  for (std::size_t i = 0; i < front.count; ++i) {
+    groups.at(i) = front.groups.at(i);
+  }
+  for (std::size_t i = 0; i < back.count; ++i) {
+    groups.at(ipv6_groups - back.count + i) = back.groups.at(i);
+  }
+  return groups;
+}
+
+void append_hex(std::string& out, std::uint16_t group) {
+  constexpr std::string_view digits = "0123456789abcdef";
+  bool started = false;
+  for (int shift = 12; shift >= 0; shift -= 4) {
+    const auto digit = static_cast<std::size_t>((group >> static_cast<unsigned>(shift)) & 0xFU);
+    started = started || digit != 0 || shift == 0;
+    if (started) {
+      out += digits[digit];
+    }
+  }
+}
+
+}  // namespace
+
+std::string client_address_group(std::string_view address) {
+  if (address.find(':') == std::string_view::npos) {
+    return std::string(address);
+  }
+  const auto groups = parse_ipv6(address);
+  if (!groups) {
+    return std::string(address);
+  }
+  const auto& g = *groups;
+  if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 && g[5] == 0xFFFF) {
+    return std::to_string(g[6] >> 8U) + "." + std::to_string(g[6] & 0xFFU) + "." +
+           std::to_string(g[7] >> 8U) + "." + std::to_string(g[7] & 0xFFU);
+  }
+  // RFC 5952: the interface half is all zeros, the longest run, so it and any zero groups just
+  // before it become "::".
+  std::size_t kept = 4;
+  while (kept > 0 && g.at(kept - 1) == 0) {
+    --kept;
+  }
+  std::string group;
+  for (std::size_t i = 0; i < kept; ++i) {
+    if (i > 0) {
+      group += ':';
+    }
+    append_hex(group, g.at(i));
+  }
+  return group + "::/64";
+}
+
+}  // namespace petstore::application
