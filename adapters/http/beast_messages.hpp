@@ -4,6 +4,7 @@
 // Only the Beast translation units include it.
 
 #include <optional>
+#include <string_view>
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -17,6 +18,11 @@ using BeastRequest = boost::beast::http::request<boost::beast::http::string_body
 
 // to_http_request: views into `request`, which must outlive the result.
 [[nodiscard]] HttpRequest to_http_request(const BeastRequest& request);
+
+// refusal: an Error response the session sends itself, with the headers every /v1 response has
+// (a request refused before routing may have been meant for /v1).
+[[nodiscard]] HttpResponse refusal(unsigned status, std::string_view code,
+                                   std::string_view message);
 
 // response_to_read_error: the answer to a request that failed to be read with `error` (431, 413
 // or 400), or nullopt when the client is gone or too slow and deserves no answer.

@@ -24,6 +24,8 @@ struct HttpRequest {
   std::optional<std::string_view> authorization;
   bool authorization_repeated = false;  // more than one Authorization field was sent
   std::optional<std::string_view> content_type;
+  bool content_type_repeated = false;
+  std::optional<std::string_view> content_encoding;
   std::optional<std::string_view> idempotency_key;
   bool idempotency_key_repeated = false;
   std::string_view body;

@@ -76,22 +76,37 @@ HttpResponse list_pets(const application::ListPets& list, boost::urls::params_vi
   return response;
 }
 
-std::optional<HttpResponse> create_pet(const application::CreatePet& create,
-                                       const ports::Principal& principal,
-                                       const HttpRequest& request, Respond respond) {
+std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
   if (request.idempotency_key_repeated) {
     return error_response(400, "invalid_parameter", "Idempotency-Key must be sent once");
   }
-  std::optional<ports::IdempotencyKey> idempotency;
   if (request.idempotency_key) {
-    const auto key = check_idempotency_key(*request.idempotency_key);
-    if (!key) {
+    if (const auto key = check_idempotency_key(*request.idempotency_key); !key) {
       return error_response(key.error(), "invalid_parameter");
     }
-    idempotency = ports::IdempotencyKey{principal.id, std::string(*key)};
+  }
+  if (request.content_type_repeated) {
+    return error_response(400, "invalid_parameter", "Content-Type must be sent once");
   }
   if (!request.content_type || !is_json_media_type(*request.content_type)) {
     return error_response(415, "unsupported_media_type", "the body must be application/json");
+  }
+  if (request.content_encoding && !equals_ignoring_case(*request.content_encoding, "identity")) {
+    return error_response(415, "unsupported_media_type",
+                          "the body must not be encoded: Content-Encoding is not supported");
+  }
+  return std::nullopt;
+}
+
+std::optional<HttpResponse> create_pet(const application::CreatePet& create,
+                                       const ports::Principal& principal,
+                                       const HttpRequest& request, Respond respond) {
+  if (auto refused = refuse_create_head(request)) {
+    return refused;
+  }
+  std::optional<ports::IdempotencyKey> idempotency;
+  if (request.idempotency_key) {
+    idempotency = ports::IdempotencyKey{principal.id, std::string(*request.idempotency_key)};
   }
   auto pet = decode_new_pet(request.body);
   if (!pet) {

@@ -16,6 +16,10 @@ namespace petstore::adapters::http {
 [[nodiscard]] HttpResponse list_pets(const application::ListPets& list,
                                      boost::urls::params_view params);
 
+// POST /v1/pets, its head alone: the refusal its fields earn before the body is read
+// (Idempotency-Key, Content-Type once and JSON, no Content-Encoding), or nullopt.
+[[nodiscard]] std::optional<HttpResponse> refuse_create_head(const HttpRequest& request);
+
 // POST /v1/pets: 201 with the pet and its Location, answered through `respond` once stored;
 // errors that need no storage are returned at once.
 [[nodiscard]] std::optional<HttpResponse> create_pet(const application::CreatePet& create,

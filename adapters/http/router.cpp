@@ -99,24 +99,33 @@ Respond with_v1_headers(const Respond& respond, std::string_view route) {
   };
 }
 
-// The routing step of contract section 2, on the decoded segments after "/v1".
+// The routing step of contract section 2, on the decoded segments after "/v1". Without
+// `respond`, only a create's head is checked: the other operations have no body to wait for.
 std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
                                      const ports::Principal& principal, const HttpRequest& request,
                                      const boost::urls::url_view& url, std::string_view route,
-                                     const Respond& respond) {
+                                     const Respond* respond) {
   const auto segments = url.segments();
   auto segment = segments.begin();
   ++segment;  // "v1"
   const auto remaining = static_cast<std::size_t>(std::distance(segment, segments.end()));
   const bool get = request.method == "GET";
   if (remaining == 1 && *segment == "pets") {
+    if (request.method == "POST") {
+      return respond == nullptr ? refuse_create_head(request)
+                                : create_pet(use_cases.create_pet, principal, request,
+                                             with_v1_headers(*respond, route));
+    }
+    if (respond == nullptr) {
+      return std::nullopt;
+    }
     if (get) {
       return list_pets(use_cases.list_pets, url.params());
     }
-    if (request.method == "POST") {
-      return create_pet(use_cases.create_pet, principal, request, with_v1_headers(respond, route));
-    }
     return method_not_allowed("GET, POST");
+  }
+  if (respond == nullptr) {
+    return std::nullopt;
   }
   if (remaining == 2 && *segment == "pets") {
     const std::string pet_id = *++segment;
@@ -156,6 +165,15 @@ Router::Router(const application::UseCases& use_cases, RouterOptions options)
 
 std::optional<HttpResponse> Router::handle(const HttpRequest& request,
                                            const Respond& respond) const {
+  return dispatch(request, &respond);
+}
+
+std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
+  return dispatch(head, nullptr);
+}
+
+std::optional<HttpResponse> Router::dispatch(const HttpRequest& request,
+                                             const Respond* respond) const {
   const auto url = parse_target(request.target);
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
@@ -165,6 +183,9 @@ std::optional<HttpResponse> Router::handle(const HttpRequest& request,
     return error_response(400, "invalid_parameter", "the request target is not a valid URI");
   }
   if (url && !is_under_v1(path)) {
+    if (respond == nullptr) {
+      return std::nullopt;  // no operational path takes a body
+    }
     HttpResponse response = operational(request, url->encoded_path(), options_);
     response.route = operational_route(url->encoded_path(), options_);
     return response;

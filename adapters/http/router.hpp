@@ -29,7 +29,16 @@ class Router {
   [[nodiscard]] std::optional<HttpResponse> handle(const HttpRequest& request,
                                                    const Respond& respond) const;
 
+  // screen_head: for a request whose body has not been read (a client waiting for 100 Continue),
+  // the refusal its head already earns by the same order of checks (401, 429, 415, ...), or
+  // nullopt when only the body can decide. `head.body` is ignored. Thread-safe.
+  [[nodiscard]] std::optional<HttpResponse> screen_head(const HttpRequest& head) const;
+
  private:
+  // dispatch: handle() when `respond` is set; screen_head() when it is null.
+  [[nodiscard]] std::optional<HttpResponse> dispatch(const HttpRequest& request,
+                                                     const Respond* respond) const;
+
   const application::UseCases& use_cases_;
   RouterOptions options_;
 };

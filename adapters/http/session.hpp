@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <boost/asio/as_tuple.hpp>
@@ -28,6 +29,7 @@
 #include "adapters/http/connection_registry.hpp"
 #include "adapters/http/deferred_response.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/http/request_framing.hpp"
 #include "adapters/http/request_id.hpp"
 #include "adapters/http/response_wire.hpp"
 #include "application/accepted_key_memo.hpp"
@@ -70,19 +72,21 @@ boost::asio::awaitable<bool> write_bytes(Stream& stream, const SessionContext& c
   co_return !error;
 }
 
+// send_continue: the interim 100 response of a client that waits for it before sending its body
+// (HTTP/1.1 only: RFC 9110 section 10.1.1 forbids it to an HTTP/1.0 client).
 template <class Stream>
-boost::asio::awaitable<bool> send_continue_if_expected(Stream& stream,
-                                                       const SessionContext& context,
-                                                       const BeastRequest& request) {
+boost::asio::awaitable<bool> send_continue(Stream& stream, const SessionContext& context) {
   namespace bhttp = boost::beast::http;
-  const auto expect = request.find(bhttp::field::expect);
-  if (expect == request.end() || !equals_ignoring_case(expect->value(), "100-continue")) {
-    co_return true;
-  }
-  bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, request.version()};
+  bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, 11};
   boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
   const auto [error, written] = co_await bhttp::async_write(stream, interim, use_tuple);
   co_return !error;
+}
+
+inline bool expects_continue(const BeastRequest& head) {
+  const auto expect = head.find(boost::beast::http::field::expect);
+  return head.version() >= 11 && expect != head.end() &&
+         equals_ignoring_case(expect->value(), "100-continue");
 }
 
 // ExchangeWatch: times one request and tells the observer when it started and how it ended.
@@ -109,38 +113,29 @@ class ExchangeWatch {
   std::chrono::steady_clock::time_point started_;
 };
 
-using RequestParser = boost::beast::http::request_parser<boost::beast::http::string_body>;
-
 // read_request: feeds `parser` what `buffer` already holds and reads more from `stream` only when
-// that is not enough, until the header is parsed (whole_message false) or the whole request.
+// that is not enough, until the head is parsed (whole_message false) or the whole request.
 // Beast's async_read does the same, but completes through the scheduler even when the request
 // was already buffered, the common case on a kept-alive connection; this answers at once then.
+// The buffer never grows past its max_size (see feed_parser).
 // Errors are Beast's: end_of_stream, partial_message, header_limit, body_limit, bad_*, timeout.
 template <class Stream>
 boost::asio::awaitable<boost::system::error_code> read_request(Stream& stream,
+                                                               const SessionContext& context,
                                                                boost::beast::flat_buffer& buffer,
                                                                RequestParser& parser,
                                                                bool whole_message) {
   namespace bhttp = boost::beast::http;
-  constexpr std::size_t read_chunk = 65536;  // Beast's own read size
-  parser.eager(whole_message);
   for (;;) {
-    while (buffer.size() > 0 && !(whole_message ? parser.is_done() : parser.is_header_done())) {
-      boost::system::error_code error;
-      const std::size_t used = parser.put(buffer.data(), error);
-      buffer.consume(used);
-      if (error == bhttp::error::need_more || (!error && used == 0)) {
-        break;
-      }
-      if (error) {
-        co_return error;
-      }
+    const auto fed = feed_parser(parser, buffer, whole_message, context.limits.header_bytes);
+    if (fed != bhttp::error::need_more) {
+      co_return fed;
     }
-    if (whole_message ? parser.is_done() : parser.is_header_done()) {
-      co_return boost::system::error_code{};
+    const std::size_t room = boost::beast::read_size(buffer, read_chunk_bytes);
+    if (room == 0) {
+      co_return bhttp::error::buffer_overflow;  // unreachable while feed_parser bounds lines
     }
-    const auto [error, read] = co_await stream.async_read_some(
-        buffer.prepare(boost::beast::read_size(buffer, read_chunk)), use_tuple);
+    const auto [error, read] = co_await stream.async_read_some(buffer.prepare(room), use_tuple);
     if (error == boost::asio::error::eof) {
       if (!parser.got_some()) {
         co_return bhttp::error::end_of_stream;
@@ -165,6 +160,134 @@ inline std::optional<std::string_view> sent_request_id(const BeastRequest& reque
   return std::string_view(found->value());
 }
 
+// await_request: waits until the first byte of a request is buffered (empty lines before it are
+// dropped); false when the connection should end instead: closed, timed out, or draining.
+template <class Stream>
+boost::asio::awaitable<bool> await_request(Stream& stream, ConnectionState& state,
+                                           const SessionContext& context,
+                                           boost::beast::flat_buffer& buffer,
+                                           const bool& first_request) {
+  // A new connection owes its first request at once: it waits under the header timeout, so a
+  // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest.
+  const auto timeout = first_request ? context.limits.header_timeout : context.limits.idle_timeout;
+  for (;;) {
+    skip_empty_lines(buffer);
+    if (buffer.size() > 0) {
+      state.idle = false;
+      co_return true;
+    }
+    state.idle = true;
+    if (context.registry.draining()) {
+      co_return false;
+    }
+    boost::beast::get_lowest_layer(stream).expires_after(timeout);
+    const auto [error, read] = co_await stream.async_read_some(buffer.prepare(4096), use_tuple);
+    if (error) {
+      co_return false;
+    }
+    buffer.commit(read);
+  }
+}
+
+// RequestRead: how reading one request ended.
+struct RequestRead {
+  boost::system::error_code error;      // it could not be read (answered when the error says so)
+  std::optional<HttpResponse> refusal;  // its head was refused: answer, then close
+  bool close_after = false;             // serve it, then close the connection
+};
+
+// read_checked_request: the head, checked (check_head; with Expect: 100-continue also the
+// router's screen_head before the body is invited), then the body, without its trailer fields.
+template <class Stream>
+boost::asio::awaitable<RequestRead> read_checked_request(
+    Stream& stream, const SessionContext& context, boost::beast::flat_buffer& buffer,
+    RequestParser& parser, const ConnectionState& state,
+    application::AcceptedKeyMemo& accepted_key) {
+  auto& socket_layer = boost::beast::get_lowest_layer(stream);
+  socket_layer.expires_after(context.limits.header_timeout);
+  RequestRead read;
+  read.error = co_await read_request(stream, context, buffer, parser, false);
+  if (read.error) {
+    co_return read;
+  }
+  HeadVerdict verdict = check_head(parser.get());
+  read.close_after = verdict.close_after;
+  read.refusal = std::move(verdict.refusal);
+  if (read.refusal || parser.is_done()) {
+    co_return read;
+  }
+  if (expects_continue(parser.get())) {
+    HttpRequest head = to_http_request(parser.get());
+    head.client_address = state.client_address;
+    head.accepted_key = &accepted_key;
+    read.refusal = context.router.screen_head(head);
+    if (read.refusal) {
+      co_return read;
+    }
+    const bool continued = co_await send_continue(stream, context);
+    if (!continued) {
+      read.error = boost::asio::error::connection_reset;
+      co_return read;
+    }
+  }
+  const std::size_t head_fields = field_count(parser.get());
+  socket_layer.expires_after(context.limits.body_timeout);
+  read.error = co_await read_request(stream, context, buffer, parser, true);
+  if (!read.error && drop_trailer_fields(parser.get(), head_fields) > context.limits.header_bytes) {
+    read.error = boost::beast::http::error::header_limit;
+  }
+  co_return read;
+}
+
+// send_final: writes `response`, the last on this connection, and reports it. `request` is the
+// head it answers, or null when no head could be read.
+template <class Stream>
+boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& context,
+                                        std::string& wire, HttpResponse& response,
+                                        const BeastRequest* request) {
+  const ExchangeWatch watch(context.observer);
+  const std::string request_id =
+      request != nullptr ? request_id_for(sent_request_id(*request)) : new_request_id();
+  response.set_header("X-Request-Id", request_id);
+  const bool head = request != nullptr && request->method() == boost::beast::http::verb::head;
+  const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head};
+  write_response(wire, response, framing);
+  co_await write_bytes(stream, context, wire);
+  watch.finished(request_id, request != nullptr ? request->method_string() : "", response,
+                 body_bytes_sent(response, framing));
+}
+
+// answer: routes `request`, waits for its response when storage answers later, and writes it;
+// true when the connection may carry another request.
+template <class Stream>
+boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& context,
+                                    std::string& wire, const BeastRequest& request,
+                                    const ConnectionState& state,
+                                    application::AcceptedKeyMemo& accepted_key,
+                                    DeferredResponse& deferred, const Respond& respond_later) {
+  const ExchangeWatch watch(context.observer);
+  HttpRequest plain = to_http_request(request);
+  plain.client_address = state.client_address;
+  plain.accepted_key = &accepted_key;
+  auto immediate = context.router.handle(plain, respond_later);
+  HttpResponse response;
+  if (immediate) {
+    response = std::move(*immediate);
+  } else {
+    response = co_await deferred.wait();
+  }
+  const bool keep_alive = request.keep_alive() && !context.registry.draining();
+  response.set_header("X-Request-Id", request_id_for(sent_request_id(request)));
+  // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
+  const ResponseFraming framing{request.version(), keep_alive,
+                                request.method() == boost::beast::http::verb::head};
+  write_response(wire, response, framing);
+  const bool written = co_await write_bytes(stream, context, wire);
+  watch.finished(response.header("X-Request-Id").value_or(""), request.method_string(), response,
+                 body_bytes_sent(response, framing));
+  co_return written&& keep_alive;
+}
+
 }  // namespace session_detail
 
 // serve_connection: answers requests on `stream` until the client closes, a deadline passes, a
@@ -173,83 +296,39 @@ inline std::optional<std::string_view> sent_request_id(const BeastRequest& reque
 template <class Stream>
 boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& state,
                                               SessionContext context) {
-  namespace bhttp = boost::beast::http;
-  using session_detail::use_tuple;
-  auto& socket_layer = boost::beast::get_lowest_layer(stream);
   const auto executor = co_await boost::asio::this_coro::executor;
-  boost::beast::flat_buffer buffer;
+  boost::beast::flat_buffer buffer{read_buffer_ceiling(context.limits.header_bytes)};
   std::string wire;  // each response's bytes, in a buffer the connection reuses
   const auto deferred = std::make_shared<DeferredResponse>(executor);
   const Respond respond_later = deferred->responder();
   application::AcceptedKeyMemo accepted_key;
-  // A new connection owes its first request at once: it waits under the header timeout, so a
-  // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest between
-  // requests.
   bool first_request = true;
   for (;;) {
-    if (buffer.size() == 0) {
-      state.idle = true;
-      if (context.registry.draining()) {
-        break;
-      }
-      socket_layer.expires_after(first_request ? context.limits.header_timeout
-                                               : context.limits.idle_timeout);
-      const auto [error, read] = co_await stream.async_read_some(buffer.prepare(4096), use_tuple);
-      if (error) {
-        break;
-      }
-      buffer.commit(read);
+    const bool arrived =
+        co_await session_detail::await_request(stream, state, context, buffer, first_request);
+    if (!arrived) {
+      break;
     }
-    state.idle = false;
     first_request = false;
-    session_detail::RequestParser parser;
+    RequestParser parser;
     parser.header_limit(static_cast<std::uint32_t>(context.limits.header_bytes));
     parser.body_limit(context.limits.body_bytes);
-    socket_layer.expires_after(context.limits.header_timeout);
-    auto error = co_await session_detail::read_request(stream, buffer, parser, false);
-    if (!error && !parser.is_done()) {
-      const bool continued =
-          co_await session_detail::send_continue_if_expected(stream, context, parser.get());
-      if (!continued) {
-        break;
-      }
-      socket_layer.expires_after(context.limits.body_timeout);
-      error = co_await session_detail::read_request(stream, buffer, parser, true);
-    }
-    if (error) {
-      if (auto answer = response_to_read_error(error)) {
-        const session_detail::ExchangeWatch watch(context.observer);
-        const std::string request_id = new_request_id();
-        answer->set_header("X-Request-Id", request_id);
-        write_response(wire, *answer, ResponseFraming{11, false, false});
-        co_await session_detail::write_bytes(stream, context, wire);
-        watch.finished(request_id, "", *answer, answer->body.size());
+    auto read = co_await session_detail::read_checked_request(stream, context, buffer, parser,
+                                                              state, accepted_key);
+    if (read.error) {
+      if (auto answer = response_to_read_error(read.error)) {
+        co_await session_detail::send_final(stream, context, wire, *answer, nullptr);
       }
       break;
     }
     const BeastRequest& request = parser.get();
-    const session_detail::ExchangeWatch watch(context.observer);
-    HttpRequest plain = to_http_request(request);
-    plain.client_address = state.client_address;
-    plain.accepted_key = &accepted_key;
-    auto immediate = context.router.handle(plain, respond_later);
-    HttpResponse response;
-    if (immediate) {
-      response = std::move(*immediate);
-    } else {
-      response = co_await deferred->wait();
+    if (read.refusal) {
+      co_await session_detail::send_final(stream, context, wire, *read.refusal, &request);
+      break;
     }
-    const bool keep_alive = request.keep_alive() && !context.registry.draining();
-    response.set_header("X-Request-Id", request_id_for(session_detail::sent_request_id(request)));
-    const std::string_view request_id = response.headers.back().second;
-    // RFC 9110 §9.3.2: a HEAD response has no content, but the length the GET would have.
-    const ResponseFraming framing{request.version(), keep_alive,
-                                  request.method() == bhttp::verb::head};
-    write_response(wire, response, framing);
-    const bool written = co_await session_detail::write_bytes(stream, context, wire);
-    watch.finished(request_id, request.method_string(), response,
-                   body_bytes_sent(response, framing));
-    if (!written || !keep_alive) {
+    const bool keep_alive = co_await session_detail::answer(stream, context, wire, request, state,
+                                                            accepted_key, *deferred, respond_later);
+    if (!keep_alive || read.close_after) {
       break;
     }
   }

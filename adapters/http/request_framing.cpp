@@ -1,0 +1,193 @@
+// g++ 12 takes Beast's boost::optional<std::uint64_t> content length for uninitialised once the
+// parser's put() is inlined here (a known false positive of -Wmaybe-uninitialized with
+// boost::optional); the session's translation unit inlines the same code without it.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include "adapters/http/request_framing.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/url/parse.hpp>
+
+#include "adapters/http/ascii.hpp"
+
+namespace petstore::adapters::http {
+namespace {
+
+namespace bhttp = boost::beast::http;
+
+std::string_view buffered(const boost::beast::flat_buffer& buffer) {
+  const auto bytes = buffer.data();
+  return {static_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// pending_framing_error: while a chunked body waits for more bytes, what is buffered is the start
+// of a chunk-size line (after the CRLF that ended the previous chunk's data), or, once that line
+// is complete, the final chunk's trailer section: a complete size line of a chunk with data would
+// have been consumed.
+boost::system::error_code pending_framing_error(std::string_view pending,
+                                                std::size_t header_bytes) {
+  if (pending.starts_with("\r\n")) {
+    pending.remove_prefix(2);
+  }
+  if (pending.find('\n') == std::string_view::npos) {
+    return pending.size() > max_chunk_line_bytes ? bhttp::error::bad_chunk
+                                                 : boost::system::error_code{};
+  }
+  return pending.size() > header_bytes ? bhttp::error::header_limit : boost::system::error_code{};
+}
+
+// transfer_codings: the codings of every Transfer-Encoding field, in order, lower-cased and
+// without parameters; empty list elements are skipped (RFC 9110 section 5.6.1).
+std::vector<std::string> transfer_codings(const BeastRequest& head) {
+  std::vector<std::string> codings;
+  const auto [first, last] = head.equal_range(bhttp::field::transfer_encoding);
+  for (auto field = first; field != last; ++field) {
+    std::string_view rest = field->value();
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const std::string_view element = rest.substr(0, comma);
+      rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+      const std::string_view coding = trim(element.substr(0, element.find(';')));
+      if (!coding.empty()) {
+        std::string lower(coding);
+        for (char& c : lower) {
+          c = ascii_lower(c);
+        }
+        codings.push_back(std::move(lower));
+      }
+    }
+  }
+  return codings;
+}
+
+std::optional<HttpResponse> refuse_transfer_codings(const std::vector<std::string>& codings) {
+  if (codings.empty() || codings.back() != "chunked") {
+    return refusal(400, "invalid_parameter",
+                   "Transfer-Encoding must end with chunked: the body's length is unknown");
+  }
+  if (codings.size() == 1) {
+    return std::nullopt;
+  }
+  if (std::find(codings.begin(), codings.end() - 1, "chunked") != codings.end() - 1) {
+    return refusal(400, "invalid_parameter", "Transfer-Encoding applies chunked only once");
+  }
+  return refusal(
+      501, "not_implemented",
+      "the transfer coding " + codings.front() + " is not supported; send chunked alone");
+}
+
+// is_valid_host: RFC 9112 section 3.2: uri-host [ ":" port ], or empty.
+bool is_valid_host(std::string_view value) {
+  if (value.empty()) {
+    return true;
+  }
+  const auto authority = boost::urls::parse_authority(value);
+  return authority && !authority->has_userinfo() && !authority->host().empty();
+}
+
+std::optional<HttpResponse> refuse_host(const BeastRequest& head) {
+  const auto hosts = head.count(bhttp::field::host);
+  if (hosts > 1) {
+    return refusal(400, "invalid_parameter", "the request has more than one Host header");
+  }
+  if (hosts == 0) {
+    return head.version() >= 11
+               ? refusal(400, "invalid_parameter", "an HTTP/1.1 request needs a Host header")
+               : std::optional<HttpResponse>{};
+  }
+  if (!is_valid_host(head.at(bhttp::field::host))) {
+    return refusal(400, "invalid_parameter", "the Host header is not a valid host and port");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+boost::system::error_code feed_parser(RequestParser& parser, boost::beast::flat_buffer& buffer,
+                                      bool whole_message, std::size_t header_bytes) {
+  const auto done = [&] { return whole_message ? parser.is_done() : parser.is_header_done(); };
+  parser.eager(whole_message);
+  while (buffer.size() > 0 && !done()) {
+    boost::system::error_code error;
+    const std::size_t used = parser.put(buffer.data(), error);
+    buffer.consume(used);
+    if (error && error != bhttp::error::need_more) {
+      return error;
+    }
+    if (error || used == 0) {
+      break;
+    }
+  }
+  if (done()) {
+    return {};
+  }
+  if (parser.is_header_done() && parser.chunked()) {
+    if (const auto error = pending_framing_error(buffered(buffer), header_bytes)) {
+      return error;
+    }
+  }
+  return bhttp::error::need_more;
+}
+
+void skip_empty_lines(boost::beast::flat_buffer& buffer) {
+  for (;;) {
+    const std::string_view bytes = buffered(buffer);
+    if (bytes.starts_with("\r\n")) {
+      buffer.consume(2);
+    } else if (bytes.starts_with('\n')) {
+      buffer.consume(1);
+    } else {
+      return;
+    }
+  }
+}
+
+HeadVerdict check_head(const BeastRequest& head) {
+  if (auto refused = refuse_host(head)) {
+    return {std::move(refused), true};
+  }
+  if (head.find(bhttp::field::transfer_encoding) == head.end()) {
+    return {};
+  }
+  if (auto refused = refuse_transfer_codings(transfer_codings(head))) {
+    return {std::move(refused), true};
+  }
+  // RFC 9112 section 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
+  return {std::nullopt, head.version() < 11};
+}
+
+std::size_t field_count(const BeastRequest& request) {
+  return static_cast<std::size_t>(std::distance(request.begin(), request.end()));
+}
+
+std::size_t drop_trailer_fields(BeastRequest& request, std::size_t head_fields) {
+  auto field = request.begin();
+  for (std::size_t i = 0; i < head_fields && field != request.end(); ++i) {
+    ++field;
+  }
+  std::size_t bytes = 0;
+  while (field != request.end()) {
+    bytes += field->name_string().size() + field->value().size() + 4;  // ": " and CRLF
+    field = request.erase(field);
+  }
+  return bytes;
+}
+
+}  // namespace petstore::adapters::http
