@@ -3,7 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
-#include <optional>
+#include <unordered_set>
 #include <utility>
 
 #include <openssl/crypto.h>
@@ -15,26 +15,23 @@
 namespace petstore::adapters::auth {
 namespace {
 
-// KeySet: an immutable snapshot of the accepted keys; digests[i] belongs to principal_ids[i].
-struct KeySet {
-  std::vector<KeyDigest> digests;
-  std::vector<std::string> principal_ids;
-
-  // find: the index of `digest`. Every stored digest is compared, with CRYPTO_memcmp and without
-  // a branch on the outcome, so the time taken does not tell which one (if any) matched.
-  [[nodiscard]] std::optional<std::size_t> find(const KeyDigest& digest) const noexcept {
-    std::size_t matched = 0;
-    std::size_t index = 0;
-    for (std::size_t i = 0; i < digests.size(); ++i) {
-      const auto equal = static_cast<std::size_t>(
-          CRYPTO_memcmp(digests[i].data(), digest.data(), digest.size()) == 0);
-      const std::size_t mask = std::size_t{0} - equal;  // all ones when equal
-      index = (index & ~mask) | (i & mask);
-      matched |= equal;
-    }
-    return matched != 0 ? std::optional<std::size_t>(index) : std::nullopt;
+// DigestsEqual: CRYPTO_memcmp, which reads all 32 bytes whatever they hold.
+struct DigestsEqual {
+  [[nodiscard]] bool operator()(const KeyDigest& a, const KeyDigest& b) const noexcept {
+    return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
   }
 };
+
+// KeySet: an immutable snapshot of the accepted keys, looked up by digest in a hash set, so that
+// a check costs the same with a million keys as with one.
+//
+// Why a lookup by digest is safe where a key compared byte by byte would not be: what the time
+// of a lookup can depend on is the digest of the presented key (which bucket, how many digests
+// share it, where two differ). An attacker chooses keys, not digests: learning bits of a stored
+// digest, or that a digest of theirs shares a bucket with one, brings them no closer to a key
+// whose SHA-256 is that digest, for that would take a preimage of SHA-256 (2^256 work for a
+// 256-bit random key). The digests that are compared are still compared with CRYPTO_memcmp.
+using KeySet = std::unordered_set<KeyDigest, KeyDigestHash, DigestsEqual>;
 
 struct LoadedKeySet {
   std::shared_ptr<const KeySet> keys;
@@ -52,11 +49,11 @@ domain::Result<LoadedKeySet> load_key_set(const std::filesystem::path& file) {
         "api-keys", "API key file " + file.string() + ": " + parsed.error().message);
   }
   auto keys = std::make_shared<KeySet>();
+  keys->reserve(parsed->keys.size());
   for (const KeyEntry& entry : parsed->keys) {
-    keys->digests.push_back(entry.digest);
-    keys->principal_ids.push_back(principal_id(entry.digest));
+    keys->insert(entry.digest);
   }
-  KeyFileReport report{keys->digests.size(), std::move(contents->warnings)};
+  KeyFileReport report{keys->size(), std::move(contents->warnings)};
   for (std::string& warning : parsed->warnings) {
     report.warnings.push_back("API key file " + file.string() + ": " + std::move(warning));
   }
@@ -84,11 +81,10 @@ class FileKeyVerifier final : public ReloadableKeyVerifier {
       return digest.error();
     }
     const std::shared_ptr<const KeySet> keys = snapshot();
-    const auto index = keys->find(*digest);
-    if (!index) {
+    if (!keys->contains(*digest)) {
       return rejected();
     }
-    return ports::Principal{keys->principal_ids[*index]};
+    return ports::Principal{principal_id(*digest)};
   }
 
   [[nodiscard]] std::uint64_t key_set_version() const noexcept override {

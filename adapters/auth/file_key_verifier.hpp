@@ -1,6 +1,8 @@
 #pragma once
 // The KeyVerifier behind `--api-keys FILE`: keys as SHA-256 digests read from a key file
-// (adapters/auth/key_file_format.hpp), compared in constant time with every stored digest.
+// (adapters/auth/key_file_format.hpp). A presented key is hashed and its digest looked up in a hash
+// set (why that is safe: file_key_verifier.cpp, KeySet); equal digests are confirmed with
+// CRYPTO_memcmp.
 // reload() re-reads the file (bootstrap calls it on SIGHUP) and swaps the whole key set at once:
 // verify() running meanwhile sees the old set or the new one, never a mix.
 
@@ -40,7 +42,8 @@ struct LoadedKeyFile {
 
 // make_file_key_verifier: a verifier serving the keys in `file`. Errors, each one line naming the
 // path and never a key: unavailable when the file cannot be opened or read; invalid_argument
-// (field "api-keys") when it is not a regular file, is writable by group or others, has a
+// (field "api-keys") when it is not a regular file (a FIFO is refused without waiting for a
+// writer), is writable by group or others, is larger than max_key_file_size (64 MiB), has a
 // malformed line (named by number), or holds no key (the message says how to make one:
 // `petstore keys new --api-keys FILE`).
 [[nodiscard]] domain::Result<LoadedKeyFile> make_file_key_verifier(

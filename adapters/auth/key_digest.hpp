@@ -4,6 +4,8 @@
 // used as an idempotency scope is a short prefix of that spelling, never the key itself.
 
 #include <array>
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +16,15 @@ namespace petstore::adapters::auth {
 
 // KeyDigest: the 32 bytes of SHA-256 over a key's exact text.
 using KeyDigest = std::array<unsigned char, 32>;
+
+// KeyDigestHash: a hash of all 32 bytes, for unordered containers of digests. Every byte counts,
+// so digests that differ only at the end (hand-made test files) still spread over buckets.
+struct KeyDigestHash {
+  [[nodiscard]] std::size_t operator()(const KeyDigest& digest) const noexcept {
+    return std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  }
+};
 
 // sha256: the digest of `text` (OpenSSL EVP); internal only when libcrypto itself fails.
 [[nodiscard]] domain::Result<KeyDigest> sha256(std::string_view text);

@@ -7,6 +7,34 @@
 #include "adapters/auth/posix_file.hpp"
 
 namespace petstore::adapters::auth {
+namespace {
+
+std::string_view type_of(mode_t mode) noexcept {
+  if (S_ISFIFO(mode)) {
+    return "a FIFO (named pipe)";
+  }
+  if (S_ISCHR(mode)) {
+    return "a character device";
+  }
+  if (S_ISBLK(mode)) {
+    return "a block device";
+  }
+  if (S_ISSOCK(mode)) {
+    return "a socket";
+  }
+  if (S_ISDIR(mode)) {
+    return "a directory";
+  }
+  return "of another type";
+}
+
+domain::Error not_regular(const std::filesystem::path& file, mode_t mode) {
+  return domain::invalid_argument("api-keys", "API key file " + file.string() +
+                                                  " is not a regular file: it is " +
+                                                  std::string(type_of(mode)));
+}
+
+}  // namespace
 
 domain::Result<std::vector<std::string>> check_key_file_mode(const std::filesystem::path& file,
                                                              unsigned mode) {
@@ -26,23 +54,35 @@ domain::Result<std::vector<std::string>> check_key_file_mode(const std::filesyst
 }
 
 domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file) {
-  const UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  // The type is checked before opening: opening a FIFO waits for a writer (forever, if none
+  // comes), and opening a device can act on it.
+  struct stat status {};
+  if (::stat(file.c_str(), &status) != 0) {
+    return io_error("cannot open API key file", file, errno);
+  }
+  if (!S_ISREG(status.st_mode)) {
+    return not_regular(file, status.st_mode);
+  }
+  // O_NONBLOCK in case the file was swapped for a FIFO since: open then returns at once, and
+  // fstat below refuses it. On a regular file the flag changes nothing.
+  const UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid()) {
     return io_error("cannot open API key file", file, errno);
   }
-  struct stat status {};
   if (::fstat(fd.get(), &status) != 0) {
     return io_error("cannot inspect API key file", file, errno);
   }
   if (!S_ISREG(status.st_mode)) {
-    return domain::invalid_argument("api-keys",
-                                    "API key file " + file.string() + " is not a regular file");
+    return not_regular(file, status.st_mode);
   }
   auto warnings = check_key_file_mode(file, status.st_mode);
   if (!warnings) {
     return warnings.error();
   }
-  auto text = read_all(fd.get(), file);
+  if (status.st_size > static_cast<off_t>(max_key_file_size)) {
+    return too_large(file, max_key_file_size);  // read_all checks again: the file may grow
+  }
+  auto text = read_all(fd.get(), file, max_key_file_size, static_cast<std::size_t>(status.st_size));
   if (!text) {
     return text.error();
   }

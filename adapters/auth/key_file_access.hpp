@@ -4,6 +4,7 @@
 // descriptor that is then read, so the file checked is the file read. Messages are single lines
 // for the operator's terminal; they may name the path, never the file's contents.
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,8 +24,13 @@ struct KeyFileContents {
 [[nodiscard]] domain::Result<std::vector<std::string>> check_key_file_mode(
     const std::filesystem::path& file, unsigned mode);
 
+// max_key_file_size: the largest key file read, 64 MiB: about 900,000 keys, far more than any
+// deployment needs, and small enough that a reload reads and parses it in about a second.
+inline constexpr std::size_t max_key_file_size = std::size_t{64} * 1024 * 1024;
+
 // read_key_file: the contents of `file`. unavailable when it cannot be opened or read;
-// invalid_argument when it is not a regular file or its mode is refused.
+// invalid_argument when it is not a regular file (a FIFO is refused without being opened, so this
+// never waits for a writer), its mode is refused, or it holds more than max_key_file_size bytes.
 [[nodiscard]] domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file);
 
 }  // namespace petstore::adapters::auth

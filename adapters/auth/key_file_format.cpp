@@ -1,8 +1,9 @@
 #include "adapters/auth/key_file_format.hpp"
 
-#include <map>
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 namespace petstore::adapters::auth {
 namespace {
@@ -56,11 +57,44 @@ std::optional<KeyEntry> parse_line(std::string_view text, std::size_t line) {
   return KeyEntry{*digest, std::string(label), line};
 }
 
+// Repeats: lines that repeat an earlier line's key, told in one warning however many there are
+// (a file of a million copies of one line must not print a million lines).
+struct Repeats {
+  std::size_t count = 0;
+  std::size_t first_line = 0;      // the first repeating line
+  std::size_t first_original = 0;  // the line it repeats
+
+  void add(std::size_t line, std::size_t original) {
+    if (count++ == 0) {
+      first_line = line;
+      first_original = original;
+    }
+  }
+
+  [[nodiscard]] std::string warning() const {
+    std::string first = "line " + std::to_string(first_line) + " repeats the key of line " +
+                        std::to_string(first_original);
+    if (count == 1) {
+      return first;
+    }
+    return std::to_string(count) + " lines repeat the keys of earlier lines (the first: " + first +
+           ")";
+  }
+};
+
 }  // namespace
 
 domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
   ParsedKeyFile parsed;
-  std::map<KeyDigest, std::size_t> first_line_of;
+  // Sized up front for as many keys as the text can hold, so that a large file is read without
+  // rehashing or moving entries: one a line, and no more than its length allows.
+  const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const std::size_t most_keys =
+      std::min(lines, text.size() / (digest_prefix.size() + hex_size) + 1);
+  std::unordered_map<KeyDigest, std::size_t, KeyDigestHash> first_line_of;
+  first_line_of.reserve(most_keys);
+  parsed.keys.reserve(most_keys);
+  Repeats repeats;
   std::size_t line = 0;
   while (!text.empty()) {
     ++line;
@@ -80,11 +114,13 @@ domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
     }
     const auto [seen, inserted] = first_line_of.emplace(entry->digest, line);
     if (!inserted) {
-      parsed.warnings.push_back("line " + std::to_string(line) + " repeats the key of line " +
-                                std::to_string(seen->second));
+      repeats.add(line, seen->second);
       continue;
     }
     parsed.keys.push_back(std::move(*entry));
+  }
+  if (repeats.count > 0) {
+    parsed.warnings.push_back(repeats.warning());
   }
   return parsed;
 }

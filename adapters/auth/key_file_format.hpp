@@ -30,7 +30,9 @@ struct ParsedKeyFile {
 
 // parse_key_file: the keys in `text`, or invalid_argument (field "api-keys") whose message is
 // "line N is not `sha256:<64 lowercase hex digits> [label]`". A key repeated on a later line is
-// kept once, with a warning. Zero keys is not an error here: the caller decides.
+// kept once; all such lines make one warning, "line 3 repeats the key of line 1" or "N lines
+// repeat the keys of earlier lines (the first: line 3 repeats the key of line 1)". Zero keys is not
+// an error here: the caller decides.
 [[nodiscard]] domain::Result<ParsedKeyFile> parse_key_file(std::string_view text);
 
 // max_label_size: the longest label `keys new` writes.

@@ -29,8 +29,15 @@ class UniqueFd {
 [[nodiscard]] domain::Error io_error(std::string_view what, const std::filesystem::path& file,
                                      int error_number);
 
-// read_all: every byte from `fd` up to end of file.
-[[nodiscard]] domain::Result<std::string> read_all(int fd, const std::filesystem::path& file);
+// too_large: invalid_argument (field "api-keys"), "refusing API key file <path>: it is larger
+// than 64 MiB".
+[[nodiscard]] domain::Error too_large(const std::filesystem::path& file, std::size_t max_size);
+
+// read_all: every byte from `fd` up to end of file, or invalid_argument (field "api-keys") as
+// soon as there are more than `max_size`. `expected_size` (from fstat) only sizes the buffer.
+[[nodiscard]] domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
+                                                   std::size_t max_size,
+                                                   std::size_t expected_size = 0);
 
 // write_all: writes every byte of `bytes` to `fd`.
 [[nodiscard]] domain::Result<void> write_all(int fd, std::string_view bytes,
