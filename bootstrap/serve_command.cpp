@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include "bootstrap/build_info.hpp"
 #include "bootstrap/commands.hpp"
 #include "bootstrap/observability.hpp"
+#include "bootstrap/reload_worker.hpp"
 #include "bootstrap/service.hpp"
 
 namespace petstore::bootstrap {
@@ -65,19 +67,19 @@ void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   logger.info("reloaded", {{"api_keys", static_cast<std::int64_t>(report->key_count)}});
 }
 
-// Waits for signals: SIGHUP reloads keys and the TLS certificate; the first SIGINT/SIGTERM drains,
-// the second (or the deadline) stops at once.
+// Waits for signals: SIGHUP asks `reloads` for a reload of the keys and the TLS certificate (run
+// on its thread: this loop never reads a file); the first SIGINT/SIGTERM drains at once, whatever
+// a reload is doing; the second (or the deadline) stops at once.
 void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
-                         adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
+                         ReloadWorker& reloads, Logger& logger) {
   const sigset_t signals = stop_and_reload_signals();
   std::optional<std::chrono::steady_clock::time_point> deadline;
   const timespec tick{0, 50'000'000};
   for (;;) {
     const int signal_number = sigtimedwait(&signals, nullptr, &tick);
-    if (signal_number == SIGHUP) {
+    if (signal_number == SIGHUP && !deadline) {
       logger.info("reload", {{"signal", "SIGHUP"}});
-      reload_keys(keys, logger);
-      reload_certificate(server, logger);
+      reloads.request();
     } else if (signal_number == SIGINT || signal_number == SIGTERM) {
       if (deadline) {
         logger.warn("stop_now", {{"message", "second signal, stopping now"}});
@@ -160,10 +162,23 @@ int run_serve(const ServeOptions& options) {
                          {"version", build_version()},
                          {"storage", options.storage == StorageKind::memory ? "memory" : "lmdb"},
                          {"tls", tls ? "on" : "off"}});
-  serve_until_stopped(**server, service, reloadable_keys, *logger);
-  (*server)->stop();
+  adapters::http::HttpServer& http = **server;
+  ReloadWorker reloads([&reloadable_keys, &http, &log = *logger] {
+    reload_keys(reloadable_keys, log);
+    reload_certificate(http, log);
+  });
+  serve_until_stopped(http, service, reloads, *logger);
+  const bool reload_finished = reloads.stop();
+  http.stop();
   service.close_storage();
   logger->info("stop");
+  if (!reload_finished) {
+    // A reload is still reading a file (a stuck network file system, say) and is not waited for.
+    // It uses the key verifier, the server and the logger, so nothing is destroyed under it: the
+    // process ends here, its storage closed and every log line already flushed.
+    std::cout.flush();
+    std::_Exit(0);
+  }
   return 0;
 }
 
