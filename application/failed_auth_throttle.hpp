@@ -1,9 +1,10 @@
 #pragma once
-// FailedAuthThrottle: limits failed authentications per client with a token bucket, so that a
-// client that keeps failing is answered 429 instead of 401 and costs little. A bucket holds
-// `failures_per_minute` tokens and refills at that rate; each failure takes one. Successful
-// requests never touch it. Clients are counted by client_address_group: an IPv6 /64 is one
-// client. The table of clients is bounded: past `max_addresses`, a refilled bucket is forgotten
+// FailedAuthThrottle: limits failed authentications per client with a token bucket: a client
+// that keeps failing is answered 429 with Retry-After instead of 401. It does not limit guessing
+// (a right key is checked first and never throttled; 256-bit keys are what defeat guessing). A
+// bucket holds `failures_per_minute` tokens and refills at that rate; each failure takes one.
+// Successful requests never touch it. Clients are counted by client_address_group: an IPv6 /64 is
+// one client. The table of clients is bounded: past `max_addresses`, a refilled bucket is forgotten
 // first, else the least recently updated one; either is found in O(log n). Thread-safe.
 
 #include <chrono>
