@@ -88,5 +88,28 @@ TEST_F(CliLmdbTest, UnusableDataDirFailsWithOneLine) {
   EXPECT_EQ(run.out.find("listening"), std::string::npos) << run.out;
 }
 
+// A dangling symbolic link was once reported as "not writable", which sent operators to chmod.
+TEST_F(CliLmdbTest, ADataDirThatIsADanglingSymbolicLinkIsNamedAsOne) {
+  const auto target = dir_.path() / "gone";
+  const auto link = dir_.path() / "data";
+  std::filesystem::create_directory_symlink(target, link);
+  const std::string words = "is a symbolic link to " + target.string() + ", which does not exist";
+  const Completed serve = run_petstore(lmdb_args({"--data-dir", link.string()}));
+  EXPECT_TRUE(serve.status.exited_with(1)) << "code " << serve.status.code << ": " << serve.err;
+  EXPECT_EQ(count_lines(serve.err), 1U) << serve.err;
+  EXPECT_NE(serve.err.find("data dir " + link.string() + " " + words), std::string::npos)
+      << serve.err;
+  EXPECT_FALSE(std::filesystem::exists(target)) << "the link's target was made";
+
+  const Completed under = run_petstore(lmdb_args({"--data-dir", (link / "store").string()}));
+  EXPECT_TRUE(under.status.exited_with(1)) << under.err;
+  EXPECT_NE(under.err.find("cannot be created: " + link.string() + " " + words), std::string::npos)
+      << under.err;
+
+  const Completed exported = run_petstore({"export", "--data-dir", link.string()});
+  EXPECT_TRUE(exported.status.exited_with(1)) << exported.err;
+  EXPECT_NE(exported.err.find(words), std::string::npos) << exported.err;
+}
+
 }  // namespace
 }  // namespace petstore::tests

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,11 +14,16 @@ namespace {
 namespace fs = std::filesystem;
 
 // create_private_directories: mkdir 0700 for `dir` and each missing parent. Unlike
-// fs::create_directories, no directory is ever created readable by others.
+// fs::create_directories, no directory is ever created readable by others. A path that is
+// missing because it is a dangling symbolic link is reported as such: mkdir cannot make it.
 domain::Result<void> create_private_directories(const fs::path& dir) {
   std::vector<fs::path> missing;
   std::error_code ec;
   for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    if (auto dangling = dangling_link(p)) {
+      return data_dir_error(
+          dir, p == dir ? *dangling : "cannot be created: " + p.string() + " " + *dangling);
+    }
     missing.push_back(p);
     if (p == p.parent_path()) {
       break;
@@ -32,6 +38,15 @@ domain::Result<void> create_private_directories(const fs::path& dir) {
 }
 
 }  // namespace
+
+std::optional<std::string> dangling_link(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(path, ec)) || fs::exists(path, ec)) {
+    return std::nullopt;
+  }
+  const fs::path target = fs::read_symlink(path, ec);
+  return "is a symbolic link to " + target.string() + ", which does not exist";
+}
 
 domain::Error data_dir_error(const fs::path& dir, const std::string& what) {
   return domain::make_error(domain::ErrorCode::unavailable, "data-dir",
@@ -54,7 +69,11 @@ domain::Result<void> prepare_data_dir(const fs::path& dir) {
     return data_dir_error(dir, "is not a directory");
   }
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    return data_dir_error(dir, "is not writable");
+    const int error = errno;
+    if (error == EACCES || error == EPERM || error == EROFS) {
+      return data_dir_error(dir, "is not writable");
+    }
+    return data_dir_error(dir, std::string("cannot be used: ") + std::strerror(error));
   }
   return {};
 }

@@ -23,7 +23,7 @@ domain::Result<std::unique_ptr<Store>> open_existing(const LmdbOptions& options)
     std::error_code ec;
     const auto status = fs::status(dir, ec);
     if (status.type() == fs::file_type::not_found) {
-      return data_dir_error(dir, "does not exist");
+      return data_dir_error(dir, lmdb_storage::dangling_link(dir).value_or("does not exist"));
     }
     if (ec) {
       return data_dir_error(dir, "cannot be inspected: " + ec.message());
