@@ -2,12 +2,24 @@
 
 #include <utility>
 
+#include "application/idempotency.hpp"
+
 namespace petstore::application {
 
 void CreatePet::operator()(domain::NewPet pet, std::optional<ports::IdempotencyKey> idempotency,
-                           ports::PetRepository::CreateDone done) const {
-  pets_.create(ports::CreatePetCommand{std::move(pet), std::move(idempotency), clock_.now()},
-               std::move(done));
+                           Done done) const {
+  const bool keyed = idempotency.has_value();
+  ports::CreatePetCommand command{pet, std::move(idempotency), clock_.now(), idempotency_retention};
+  if (!keyed) {  // nothing to settle: spare the copy of the pet
+    pets_.create(std::move(command), [done = std::move(done)](auto outcome) {
+      done(outcome ? domain::Result<domain::Pet>(std::move(outcome->pet))
+                   : domain::Result<domain::Pet>(std::move(outcome).error()));
+    });
+    return;
+  }
+  pets_.create(std::move(command), [sent = std::move(pet), done = std::move(done)](auto outcome) {
+    done(settle_create(sent, std::move(outcome)));
+  });
 }
 
 }  // namespace petstore::application

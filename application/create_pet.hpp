@@ -1,7 +1,9 @@
 #pragma once
 // CreatePet (operation createPet): adds a pet, stamped with the time it was received so that an
-// idempotency key can expire. Completes through `done`, exactly once, on any thread.
+// idempotency key can expire, and settles a repeated key by the rule of idempotency.hpp.
+// Completes through `done`, exactly once, on any thread (as the repository's create does).
 
+#include <functional>
 #include <optional>
 
 #include "ports/clock.hpp"
@@ -11,10 +13,12 @@ namespace petstore::application {
 
 class CreatePet {
  public:
+  using Done = std::function<void(domain::Result<domain::Pet>)>;
+
   CreatePet(ports::PetRepository& pets, const ports::Clock& clock) : pets_(pets), clock_(clock) {}
 
   void operator()(domain::NewPet pet, std::optional<ports::IdempotencyKey> idempotency,
-                  ports::PetRepository::CreateDone done) const;
+                  Done done) const;
 
  private:
   ports::PetRepository& pets_;

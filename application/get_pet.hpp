@@ -1,5 +1,5 @@
 #pragma once
-// GetPet (operation getPet, deprecated): one pet by id, or not_found.
+// GetPet (operation getPet, deprecated): one pet by id, or not_found, through `done`.
 
 #include "ports/pet_repository.hpp"
 
@@ -9,7 +9,9 @@ class GetPet {
  public:
   explicit GetPet(const ports::PetRepository& pets) : pets_(pets) {}
 
-  [[nodiscard]] domain::Result<domain::Pet> operator()(domain::PetId id) const;
+  void operator()(domain::PetId id, ports::PetRepository::GetDone done) const {
+    pets_.get(id, std::move(done));
+  }
 
  private:
   const ports::PetRepository& pets_;

@@ -1,6 +1,6 @@
 #pragma once
 // ListPets (operation listPets): one page of the catalogue, ascending by id, optionally of one
-// status and after a given id.
+// status and after a given id, through `done`.
 
 #include "ports/pet_repository.hpp"
 
@@ -10,7 +10,9 @@ class ListPets {
  public:
   explicit ListPets(const ports::PetRepository& pets) : pets_(pets) {}
 
-  [[nodiscard]] domain::Result<ports::PetPage> operator()(const ports::PetQuery& query) const;
+  void operator()(const ports::PetQuery& query, ports::PetRepository::ListDone done) const {
+    pets_.list(query, std::move(done));
+  }
 
  private:
   const ports::PetRepository& pets_;

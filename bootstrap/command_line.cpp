@@ -20,6 +20,7 @@ struct ServeFlags {
   double header_timeout = 10;
   double body_timeout = 30;
   double idle_timeout = 60;
+  double storage_timeout = 5;
   std::string log_format = "json";
   std::string log_level = "info";
 };
@@ -86,6 +87,12 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
       ->envname("PETSTORE_IDLE_TIMEOUT")
       ->check(CLI::Range(0.01, 86400.0))
       ->capture_default_str();
+  serve
+      .add_option("--storage-timeout", flags.storage_timeout,
+                  "Seconds a request waits for storage before 503")
+      ->envname("PETSTORE_STORAGE_TIMEOUT")
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
   serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
       ->envname("PETSTORE_MAX_CONNECTIONS")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
@@ -105,6 +112,7 @@ void apply(const ServeFlags& flags, ServeOptions& options) {
   options.limits.header_timeout = from_seconds(flags.header_timeout);
   options.limits.body_timeout = from_seconds(flags.body_timeout);
   options.limits.idle_timeout = from_seconds(flags.idle_timeout);
+  options.limits.storage_timeout = from_seconds(flags.storage_timeout);
   options.lmdb.data_dir = options.data_dir;
   // Both were checked against their words while parsing.
   options.log_format =

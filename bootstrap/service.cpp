@@ -8,9 +8,9 @@
 namespace petstore::bootstrap {
 namespace {
 
-ServiceParts with_fault_log(ServiceParts parts, adapters::logging::Logger* logger) {
-  if (logger != nullptr) {
-    parts.pets = log_storage_faults(std::move(parts.pets), *logger);
+ServiceParts with_fault_log(ServiceParts parts, const ServiceSettings& settings) {
+  if (settings.logger != nullptr || settings.metrics != nullptr) {
+    parts.pets = log_storage_faults(std::move(parts.pets), settings.logger, settings.metrics);
   }
   return parts;
 }
@@ -18,7 +18,7 @@ ServiceParts with_fault_log(ServiceParts parts, adapters::logging::Logger* logge
 }  // namespace
 
 Service::Service(ServiceParts parts, ServiceSettings settings)
-    : parts_(with_fault_log(std::move(parts), settings.logger)),
+    : parts_(with_fault_log(std::move(parts), settings)),
       auth_throttle_(*parts_.clock, settings.auth_failures_per_minute),
       use_cases_{application::Authenticate(*parts_.keys, auth_throttle_),
                  application::ListPets(*parts_.pets),
@@ -30,13 +30,12 @@ adapters::http::RouterOptions Service::router_options(const ServiceSettings& set
   adapters::http::RouterOptions options{[this] { return ready_.load(); }, {}};
   if (auto* metrics = settings.metrics) {
     options.metrics = [metrics] { return metrics->exposition(); };
-    // Read at scrape time; the server stops (no more scrapes) before close_storage.
-    metrics->set_pets_stored([this]() -> std::optional<std::int64_t> {
-      if (!parts_.pets) {
-        return std::nullopt;
+    // Counted once here; the create path keeps the gauge from then on (log_storage_faults), so
+    // that a scrape never reaches storage.
+    parts_.pets->count([metrics](domain::Result<std::int64_t> count) {
+      if (count) {
+        metrics->set_pets_stored(*count);
       }
-      const auto count = parts_.pets->count();
-      return count ? std::optional<std::int64_t>(*count) : std::nullopt;
     });
   }
   return options;

@@ -1,5 +1,6 @@
 #include "bootstrap/storage_fault_log.hpp"
 
+#include <functional>
 #include <string_view>
 #include <utility>
 
@@ -14,64 +15,72 @@ bool is_fault(const domain::Error& error) {
 
 class StorageFaultLog final : public ports::PetRepository {
  public:
-  StorageFaultLog(std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger& logger)
-      : inner_(std::move(inner)), logger_(&logger) {}
+  StorageFaultLog(std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger* logger,
+                  adapters::metrics::Metrics* metrics)
+      : inner_(std::move(inner)), logger_(logger), metrics_(metrics) {}
 
   void create(ports::CreatePetCommand command, CreateDone done) override {
-    inner_->create(std::move(command),
-                   [logger = logger_, done = std::move(done)](domain::Result<domain::Pet> result) {
-                     if (!result) {
-                       report(*logger, "create", result.error());
-                     }
-                     done(std::move(result));
-                   });
+    inner_->create(std::move(command), [this, done = std::move(done)](auto result) {
+      if (!result) {
+        report(logger_, "create", result.error());
+      } else if (result->created && metrics_ != nullptr) {
+        metrics_->pet_stored();
+      }
+      done(std::move(result));
+    });
   }
 
-  [[nodiscard]] domain::Result<domain::Pet> get(domain::PetId id) const override {
-    return reported("get", inner_->get(id));
+  void get(domain::PetId id, GetDone done) const override {
+    inner_->get(id, reported<domain::Pet>("get", std::move(done)));
   }
 
-  [[nodiscard]] domain::Result<ports::PetPage> list(const ports::PetQuery& query) const override {
-    return reported("list", inner_->list(query));
+  void list(ports::PetQuery query, ListDone done) const override {
+    inner_->list(std::move(query), reported<ports::PetPage>("list", std::move(done)));
   }
 
-  [[nodiscard]] domain::Result<std::int64_t> count() const override {
-    return reported("count", inner_->count());
+  void count(CountDone done) const override {
+    inner_->count(reported<std::int64_t>("count", std::move(done)));
   }
 
  private:
-  static void report(adapters::logging::Logger& logger, std::string_view call,
+  static void report(adapters::logging::Logger* logger, std::string_view call,
                      const domain::Error& error) {
-    if (!is_fault(error)) {
+    if (logger == nullptr || !is_fault(error)) {
       return;
     }
     const std::string_view code = error.code == ErrorCode::unavailable ? "unavailable" : "internal";
     if (error.detail.empty()) {
-      logger.error("storage_error", {{"call", call}, {"code", code}, {"message", error.message}});
+      logger->error("storage_error", {{"call", call}, {"code", code}, {"message", error.message}});
     } else {
-      logger.error(
+      logger->error(
           "storage_error",
           {{"call", call}, {"code", code}, {"message", error.message}, {"detail", error.detail}});
     }
   }
 
+  // reported: `done`, after logging the fault its result may carry.
   template <class T>
-  domain::Result<T> reported(std::string_view call, domain::Result<T> result) const {
-    if (!result) {
-      report(*logger_, call, result.error());
-    }
-    return result;
+  std::function<void(domain::Result<T>)> reported(
+      std::string_view call, std::function<void(domain::Result<T>)> done) const {
+    return [logger = logger_, call, done = std::move(done)](domain::Result<T> result) {
+      if (!result) {
+        report(logger, call, result.error());
+      }
+      done(std::move(result));
+    };
   }
 
   std::unique_ptr<ports::PetRepository> inner_;
   adapters::logging::Logger* logger_;
+  adapters::metrics::Metrics* metrics_;
 };
 
 }  // namespace
 
 std::unique_ptr<ports::PetRepository> log_storage_faults(
-    std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger& logger) {
-  return std::make_unique<StorageFaultLog>(std::move(inner), logger);
+    std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger* logger,
+    adapters::metrics::Metrics* metrics) {
+  return std::make_unique<StorageFaultLog>(std::move(inner), logger, metrics);
 }
 
 }  // namespace petstore::bootstrap

@@ -8,13 +8,16 @@
 #include <memory>
 
 #include "adapters/logging/logger.hpp"
+#include "adapters/metrics/metrics.hpp"
 #include "ports/pet_repository.hpp"
 
 namespace petstore::bootstrap {
 
-// log_storage_faults: `inner`, whose failed calls are logged on `logger` (which must outlive it)
-// as event "storage_error" with the call, the error code and the adapter's message.
+// log_storage_faults: `inner`, whose failed calls are logged on `logger` as event
+// "storage_error" with the call, the error code and the adapter's message. With `metrics`, each
+// pet it creates also counts in the stored-pets gauge. Either may be null; both must outlive it.
 [[nodiscard]] std::unique_ptr<ports::PetRepository> log_storage_faults(
-    std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger& logger);
+    std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger* logger,
+    adapters::metrics::Metrics* metrics = nullptr);
 
 }  // namespace petstore::bootstrap

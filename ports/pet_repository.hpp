@@ -1,9 +1,11 @@
 #pragma once
 // PetRepository: the port through which the core stores and reads pets.
 //
-// Thread-safety: every member may be called concurrently from any thread.
+// Thread-safety: every member may be called concurrently from any thread. Every call completes
+// through a completion (below), so that an adapter on a network never holds up its caller.
 // Errors every member may return: unavailable (storage cannot serve now: disk full, I/O error,
-// closed) and internal (a stored record fails re-validation). Each member lists the others.
+// closed, unreachable) and internal (a stored record fails re-validation). Each member lists
+// the others.
 // An adapter is chosen at start-up (memory or LMDB); one contract suite in tests/ports holds
 // every adapter to this text.
 
@@ -27,15 +29,22 @@ struct IdempotencyKey {
   std::string key;
 };
 
-// CreatePetCommand: what a create needs. `received_at` stamps the idempotency record, which is
-// kept for at least `idempotency_retention` after it.
+// CreatePetCommand: what a create needs. With `idempotency`, the adapter keeps a record of the
+// key, stamped `received_at`, for at least `retention`; a record stamped more than `retention`
+// before a later command's `received_at` counts as absent. (How long is the core's policy.)
 struct CreatePetCommand {
   domain::NewPet pet;
   std::optional<IdempotencyKey> idempotency;
   std::chrono::system_clock::time_point received_at;
+  std::chrono::system_clock::duration retention{};
 };
 
-inline constexpr std::chrono::hours idempotency_retention{24};
+// CreateOutcome: the pet a create stored, or (created false) the pet that an earlier create with
+// the same idempotency key stored, as it was stored. Deciding what a repeat means is the core's.
+struct CreateOutcome {
+  domain::Pet pet;
+  bool created = true;
+};
 
 // PetQuery: one page of pets in ascending id, with `id > after` when given, of `status` when
 // given, at most `limit` of them.
@@ -51,31 +60,40 @@ struct PetPage {
   bool has_more = false;
 };
 
+// Completions. Each call's completion runs exactly once, on any thread: the caller's (possibly
+// before the call returns: memory and LMDB answer reads at once) or one of the adapter's own.
+// A completion must not throw and should be quick: it may run on a thread other callers wait
+// for. Destroying the repository completes every pending call first (with its result, or
+// unavailable) and only then returns; no call is made after that.
 class PetRepository {
  public:
-  using CreateDone = std::function<void(domain::Result<domain::Pet>)>;
+  using CreateDone = std::function<void(domain::Result<CreateOutcome>)>;
+  using GetDone = std::function<void(domain::Result<domain::Pet>)>;
+  using ListDone = std::function<void(domain::Result<PetPage>)>;
+  using CountDone = std::function<void(domain::Result<std::int64_t>)>;
 
   PetRepository() = default;
   PetRepository(const PetRepository&) = delete;
   PetRepository& operator=(const PetRepository&) = delete;
   virtual ~PetRepository() = default;
 
-  // create: assigns the next id and stores the pet in one atomic step, then calls `done` exactly
-  // once, on any thread, possibly before create returns. Ids start at 1, strictly increase and
-  // are never reused (durable adapters: also across restarts). Success means the pet is as
-  // durable as the adapter promises (LMDB: synced to disk). With an idempotency key seen before
-  // in the same scope within the retention, nothing is created: `done` gets the pet created then
-  // when `command.pet` equals the pet sent then, else conflict.
+  // create: in one atomic step, unless an unexpired record of `command.idempotency` exists (then
+  // it completes with that record's pet and created false, storing nothing), assigns the next id,
+  // stores the pet and the record. Ids start at 1 and strictly increase in commit order, never
+  // reused (durable adapters: also across restarts); they are not promised to be gap-free.
+  // Success means the pet is as durable as the adapter promises (LMDB: synced to disk), and
+  // from then on `get` and `list` see it.
   virtual void create(CreatePetCommand command, CreateDone done) = 0;
 
-  // get: the pet with `id`, or not_found.
-  [[nodiscard]] virtual domain::Result<domain::Pet> get(domain::PetId id) const = 0;
+  // get: the pet with `id`, or not_found (with no field or message: the core's words are the
+  // driving adapter's to choose).
+  virtual void get(domain::PetId id, GetDone done) const = 0;
 
   // list: the page `query` describes. Costs O(limit + log n), whatever the filter.
-  [[nodiscard]] virtual domain::Result<PetPage> list(const PetQuery& query) const = 0;
+  virtual void list(PetQuery query, ListDone done) const = 0;
 
-  // count: how many pets are stored now (for metrics). Cheap: O(1) or O(log n), never a scan.
-  [[nodiscard]] virtual domain::Result<std::int64_t> count() const = 0;
+  // count: how many pets are stored now. O(1) or O(log n), never a scan; not for every request.
+  virtual void count(CountDone done) const = 0;
 };
 
 }  // namespace petstore::ports

@@ -24,7 +24,9 @@ HttpResponse error_response(const domain::Error& error, std::string_view invalid
     case ErrorCode::unauthenticated:
       return unauthorized(!error.field.empty());
     case ErrorCode::conflict:
-      return error_response(422, "idempotency_key_reused", error.message);
+      // The one conflict under /v1: the core says which rule, the words are HTTP's.
+      return error_response(422, "idempotency_key_reused",
+                            "Idempotency-Key was already used with a different body");
     case ErrorCode::resource_exhausted: {
       HttpResponse response = error_response(429, "too_many_requests", error.message);
       response.set_header("Retry-After",

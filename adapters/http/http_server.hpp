@@ -25,6 +25,8 @@ struct HttpLimits {
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
   // A response the client does not read within this time closes the connection.
   std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
+  // A request whose answer storage has not given within this time is answered 503.
+  std::chrono::milliseconds storage_timeout{std::chrono::seconds(5)};
   std::size_t max_connections = 10'000;
 };
 

@@ -58,22 +58,26 @@ HttpResponse created(const domain::Pet& pet) {
 
 }  // namespace
 
-HttpResponse list_pets(const application::ListPets& list, boost::urls::params_view params) {
-  const auto query = parse_list_query(params);
+void list_pets(const application::ListPets& list, boost::urls::params_view params,
+               Respond respond) {
+  auto query = parse_list_query(params);
   if (!query) {
-    return error_response(query.error(), "invalid_parameter");
+    respond(error_response(query.error(), "invalid_parameter"));
+    return;
   }
-  const auto page = list(*query);
-  if (!page) {
-    return error_response(page.error(), "invalid_parameter");
-  }
-  std::string body;
-  append_pets(body, page->pets);
-  HttpResponse response = json_response(200, std::move(body));
-  if (page->has_more && !page->pets.empty()) {
-    response.set_header("Link", next_page_link(*query, page->pets.back().id));
-  }
-  return response;
+  list(*query, [query = *query, respond = std::move(respond)](auto page) {
+    if (!page) {
+      respond(error_response(page.error(), "invalid_parameter"));
+      return;
+    }
+    std::string body;
+    append_pets(body, page->pets);
+    HttpResponse response = json_response(200, std::move(body));
+    if (page->has_more && !page->pets.empty()) {
+      response.set_header("Link", next_page_link(query, page->pets.back().id));
+    }
+    respond(std::move(response));
+  });
 }
 
 std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
@@ -98,46 +102,60 @@ std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
   return std::nullopt;
 }
 
-std::optional<HttpResponse> create_pet(const application::CreatePet& create,
-                                       const ports::Principal& principal,
-                                       const HttpRequest& request, Respond respond) {
+void create_pet(const application::CreatePet& create, const ports::Principal& principal,
+                const HttpRequest& request, Respond respond) {
   if (auto refused = refuse_create_head(request)) {
-    return refused;
+    respond(std::move(*refused));
+    return;
+  }
+  auto pet = decode_new_pet(request.body);
+  if (!pet) {
+    const bool syntax = pet.error().problem == BodyProblem::invalid_json;
+    respond(
+        error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message));
+    return;
   }
   std::optional<ports::IdempotencyKey> idempotency;
   if (request.idempotency_key) {
     idempotency = ports::IdempotencyKey{principal.id, std::string(*request.idempotency_key)};
   }
-  auto pet = decode_new_pet(request.body);
-  if (!pet) {
-    const bool syntax = pet.error().problem == BodyProblem::invalid_json;
-    return error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message);
-  }
   create(std::move(*pet), std::move(idempotency),
          [respond = std::move(respond)](domain::Result<domain::Pet> stored) {
-           respond(stored ? created(*stored) : error_response(stored.error(), "validation_failed"));
+           if (stored) {
+             respond(created(*stored));
+           } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
+             respond(error_response(400, "invalid_parameter",
+                                    "Idempotency-Key is longer than the store can keep"));
+           } else {
+             respond(error_response(stored.error(), "validation_failed"));
+           }
          });
-  return std::nullopt;
 }
 
-HttpResponse get_pet(const application::GetPet& get, std::string_view pet_id) {
+void get_pet(const application::GetPet& get, std::string_view pet_id, Respond respond) {
   const auto id = parse_pet_id(pet_id);
   if (!id) {
-    return error_response(id.error(), "invalid_parameter");
+    respond(error_response(id.error(), "invalid_parameter"));
+    return;
   }
-  const auto pet = get(*id);
-  HttpResponse response;
-  if (pet) {
-    std::string body;
-    append_pet(body, *pet);
-    response = json_response(200, std::move(body));
-  } else {
-    response = error_response(pet.error(), "invalid_parameter");
-  }
-  if (response.status == 200 || response.status == 404) {
-    add_deprecation_headers(response);
-  }
-  return response;
+  get(*id, [id = *id, respond = std::move(respond)](domain::Result<domain::Pet> pet) {
+    HttpResponse response;
+    if (pet) {
+      std::string body;
+      append_pet(body, *pet);
+      response = json_response(200, std::move(body));
+    } else if (pet.error().code == domain::ErrorCode::not_found) {
+      std::string message = "no pet has id ";
+      append_decimal(message, id.value);
+      response = error_response(404, "not_found", message);
+    } else {
+      response = error_response(pet.error(), "invalid_parameter");
+    }
+    if (response.status == 200 || response.status == 404) {
+      add_deprecation_headers(response);
+    }
+    respond(std::move(response));
+  });
 }
 
 HttpResponse list_orders(const application::ListOrders& list) {

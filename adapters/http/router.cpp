@@ -90,7 +90,8 @@ HttpResponse operational(const HttpRequest& request, std::string_view path,
   return response;
 }
 
-// A create's response arrives later, through `respond`: it gets the /v1 headers and `route` then.
+// An operation that needs storage answers later, through `respond`: the response gets the /v1
+// headers and `route` then.
 Respond with_v1_headers(const Respond& respond, std::string_view route) {
   return [respond, route](HttpResponse later) {
     add_v1_headers(later);
@@ -99,8 +100,9 @@ Respond with_v1_headers(const Respond& respond, std::string_view route) {
   };
 }
 
-// The routing step of contract section 2, on the decoded segments after "/v1". Without
-// `respond`, only a create's head is checked: the other operations have no body to wait for.
+// The routing step of contract section 2, on the decoded segments after "/v1": a response known
+// at once, or nullopt when the operation answers through `respond`. Without `respond`, only a
+// create's head is checked: the other operations have no body to wait for.
 std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
                                      const ports::Principal& principal, const HttpRequest& request,
                                      const boost::urls::url_view& url, std::string_view route,
@@ -112,15 +114,18 @@ std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
   const bool get = request.method == "GET";
   if (remaining == 1 && *segment == "pets") {
     if (request.method == "POST") {
-      return respond == nullptr ? refuse_create_head(request)
-                                : create_pet(use_cases.create_pet, principal, request,
-                                             with_v1_headers(*respond, route));
+      if (respond == nullptr) {
+        return refuse_create_head(request);
+      }
+      create_pet(use_cases.create_pet, principal, request, with_v1_headers(*respond, route));
+      return std::nullopt;
     }
     if (respond == nullptr) {
       return std::nullopt;
     }
     if (get) {
-      return list_pets(use_cases.list_pets, url.params());
+      list_pets(use_cases.list_pets, url.params(), with_v1_headers(*respond, route));
+      return std::nullopt;
     }
     return method_not_allowed("GET, POST");
   }
@@ -132,7 +137,11 @@ std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
     if (pet_id.empty()) {
       return not_found_path();  // "/v1/pets/": a trailing slash names no resource
     }
-    return get ? get_pet(use_cases.get_pet, pet_id) : method_not_allowed("GET");
+    if (!get) {
+      return method_not_allowed("GET");
+    }
+    get_pet(use_cases.get_pet, pet_id, with_v1_headers(*respond, route));
+    return std::nullopt;
   }
   if (remaining == 2 && *segment == "store" && *++segment == "orders") {
     return get ? list_orders(use_cases.list_orders) : method_not_allowed("GET");
@@ -163,9 +172,10 @@ std::string_view v1_route(const boost::urls::url_view& url) {
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-std::optional<HttpResponse> Router::handle(const HttpRequest& request,
-                                           const Respond& respond) const {
-  return dispatch(request, &respond);
+void Router::handle(const HttpRequest& request, const Respond& respond) const {
+  if (auto answered = dispatch(request, &respond)) {
+    respond(std::move(*answered));
+  }
 }
 
 std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {

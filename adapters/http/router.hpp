@@ -1,7 +1,7 @@
 #pragma once
 // Router: the pure part of the HTTP adapter. It turns one request into its response by the
-// contract's order of checks (section 2): authenticate, route, parameters, body. It does no I/O;
-// only a create completes later, when storage has committed it.
+// contract's order of checks (section 2): authenticate, route, parameters, body. It does no I/O
+// itself; the operations that need storage answer once the repository has completed.
 
 #include <functional>
 #include <optional>
@@ -23,11 +23,10 @@ class Router {
  public:
   Router(const application::UseCases& use_cases, RouterOptions options);
 
-  // handle: the response to `request` when it is known at once; otherwise nullopt, and a copy of
-  // `respond` is called later with it, exactly once, on any thread. `request` must stay valid
-  // until then. Thread-safe.
-  [[nodiscard]] std::optional<HttpResponse> handle(const HttpRequest& request,
-                                                   const Respond& respond) const;
+  // handle: answers `request` through `respond`, exactly once: before handle returns when the
+  // answer needs no storage, else later, on whatever thread storage completes on. `request`
+  // must stay valid until then. Thread-safe.
+  void handle(const HttpRequest& request, const Respond& respond) const;
 
   // screen_head: for a request whose body has not been read (a client waiting for 100 Continue),
   // the refusal its head already earns by the same order of checks (401, 429, 415, ...), or
@@ -35,7 +34,8 @@ class Router {
   [[nodiscard]] std::optional<HttpResponse> screen_head(const HttpRequest& head) const;
 
  private:
-  // dispatch: handle() when `respond` is set; screen_head() when it is null.
+  // dispatch: handle() when `respond` is set (an answer known at once is returned rather than
+  // given to `respond`); screen_head() when it is null.
   [[nodiscard]] std::optional<HttpResponse> dispatch(const HttpRequest& request,
                                                      const Respond* respond) const;
 

@@ -13,6 +13,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -27,10 +28,10 @@
 #include "adapters/http/ascii.hpp"
 #include "adapters/http/beast_messages.hpp"
 #include "adapters/http/connection_registry.hpp"
-#include "adapters/http/deferred_response.hpp"
 #include "adapters/http/http_server.hpp"
 #include "adapters/http/request_framing.hpp"
 #include "adapters/http/request_id.hpp"
+#include "adapters/http/response_slot.hpp"
 #include "adapters/http/response_wire.hpp"
 #include "application/accepted_key_memo.hpp"
 
@@ -257,25 +258,22 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
                  body_bytes_sent(response, framing));
 }
 
-// answer: routes `request`, waits for its response when storage answers later, and writes it;
-// true when the connection may carry another request.
+// answer: routes `request`, waits for its response in a slot of its own (at most the storage
+// timeout), and writes it; true when the connection may carry another request.
 template <class Stream>
 boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& context,
                                     std::string& wire, const BeastRequest& request,
                                     const ConnectionState& state,
                                     application::AcceptedKeyMemo& accepted_key,
-                                    DeferredResponse& deferred, const Respond& respond_later) {
+                                    std::shared_ptr<ResponseSlot>& spare_slot,
+                                    boost::asio::steady_timer& storage_timer) {
   const ExchangeWatch watch(context.observer);
   HttpRequest plain = to_http_request(request);
   plain.client_address = state.client_address;
   plain.accepted_key = &accepted_key;
-  auto immediate = context.router.handle(plain, respond_later);
-  HttpResponse response;
-  if (immediate) {
-    response = std::move(*immediate);
-  } else {
-    response = co_await deferred.wait();
-  }
+  const auto slot = ResponseSlot::take_or_make(spare_slot);
+  context.router.handle(plain, slot->responder());
+  HttpResponse response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
   const bool keep_alive = request.keep_alive() && !context.registry.draining();
   response.set_header("X-Request-Id", request_id_for(sent_request_id(request)));
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
@@ -296,11 +294,10 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
 template <class Stream>
 boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& state,
                                               SessionContext context) {
-  const auto executor = co_await boost::asio::this_coro::executor;
   boost::beast::flat_buffer buffer{read_buffer_ceiling(context.limits.header_bytes)};
   std::string wire;  // each response's bytes, in a buffer the connection reuses
-  const auto deferred = std::make_shared<DeferredResponse>(executor);
-  const Respond respond_later = deferred->responder();
+  std::shared_ptr<ResponseSlot> spare_slot;  // the last request's slot, reused once released
+  boost::asio::steady_timer storage_timer(co_await boost::asio::this_coro::executor);
   application::AcceptedKeyMemo accepted_key;
   bool first_request = true;
   for (;;) {
@@ -326,8 +323,8 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       co_await session_detail::send_final(stream, context, wire, *read.refusal, &request);
       break;
     }
-    const bool keep_alive = co_await session_detail::answer(stream, context, wire, request, state,
-                                                            accepted_key, *deferred, respond_later);
+    const bool keep_alive = co_await session_detail::answer(
+        stream, context, wire, request, state, accepted_key, spare_slot, storage_timer);
     if (!keep_alive || read.close_after) {
       break;
     }

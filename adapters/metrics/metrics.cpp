@@ -107,10 +107,6 @@ void Metrics::request_finished(Operation operation, unsigned status,
   in_flight_.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void Metrics::set_pets_stored(std::function<std::optional<std::int64_t>()> count) {
-  pets_stored_ = std::move(count);
-}
-
 std::string Metrics::exposition() const {
   std::string out;
   append_header(out, "petstore_http_requests_total", "counter",
@@ -145,11 +141,11 @@ std::string Metrics::exposition() const {
   out.append("petstore_http_connections_open ")
       .append(std::to_string(connections_open_.load(std::memory_order_relaxed)))
       .append("\n");
-  if (pets_stored_) {
-    if (const auto count = pets_stored_()) {
-      append_header(out, "petstore_pets_stored", "gauge", "Pets in storage.");
-      out.append("petstore_pets_stored ").append(std::to_string(*count)).append("\n");
-    }
+  if (pets_stored_known_.load(std::memory_order_acquire)) {
+    append_header(out, "petstore_pets_stored", "gauge", "Pets in storage.");
+    out.append("petstore_pets_stored ")
+        .append(std::to_string(pets_stored_.load(std::memory_order_relaxed)))
+        .append("\n");
   }
   append_header(out, "petstore_storage_commit_seconds", "histogram",
                 "Time of one storage commit (a group of creates, synced).");

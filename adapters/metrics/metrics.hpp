@@ -55,8 +55,14 @@ class Metrics {
   void request_finished(Operation operation, unsigned status, std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.
   void storage_committed(std::chrono::nanoseconds duration) { commits_.observe(duration); }
-  // set_pets_stored: how to count stored pets at scrape time; nullopt omits the sample.
-  void set_pets_stored(std::function<std::optional<std::int64_t>()> count);
+  // set_pets_stored: the count of stored pets, read once from storage (at start); a scrape
+  // shows the gauge only once it is known, and never asks storage itself.
+  void set_pets_stored(std::int64_t count) {
+    pets_stored_.store(count, std::memory_order_relaxed);
+    pets_stored_known_.store(true, std::memory_order_release);
+  }
+  // pet_stored: one more pet stored by this process.
+  void pet_stored() { pets_stored_.fetch_add(1, std::memory_order_relaxed); }
 
   // exposition: every metric in Prometheus text format 0.0.4.
   [[nodiscard]] std::string exposition() const;
@@ -69,7 +75,8 @@ class Metrics {
   std::atomic<std::int64_t> in_flight_{0};
   std::atomic<std::int64_t> connections_open_{0};
   Histogram commits_;
-  std::function<std::optional<std::int64_t>()> pets_stored_;
+  std::atomic<std::int64_t> pets_stored_{0};
+  std::atomic<bool> pets_stored_known_{false};
 };
 
 }  // namespace petstore::adapters::metrics

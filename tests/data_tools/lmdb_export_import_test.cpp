@@ -11,6 +11,7 @@
 #include "adapters/storage/lmdb/lmdb_data_tools.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 #include "data_tools_support.hpp"
 
@@ -88,7 +89,7 @@ TEST(LmdbExportImport, CreatesContinueAboveTheImportedIds) {
   ASSERT_EQ(import_lmdb_pets(options, Pets{pet(50, "lower", 3)}).value().next_id, 101U);
   const auto repository = open_repository(options);
   EXPECT_EQ(create_pet(*repository, new_pet("next")).value().id.value, 101);
-  EXPECT_EQ(repository->get(domain::PetId{40}).value(), pet(40, "gap", 2));
+  EXPECT_EQ(get_now(*repository, domain::PetId{40}).value(), pet(40, "gap", 2));
   expect_consistent_store(*repository);
 }
 
@@ -101,7 +102,7 @@ TEST(LmdbExportImport, ImportingTheLastIdLeavesNoIdForCreates) {
   const auto created = create_pet(*repository, new_pet("one more"));
   ASSERT_FALSE(created);
   EXPECT_EQ(created.error().code, domain::ErrorCode::unavailable);
-  EXPECT_EQ(repository->get(domain::PetId{max_id}).value(), pet(max_id, "last", 1));
+  EXPECT_EQ(get_now(*repository, domain::PetId{max_id}).value(), pet(max_id, "last", 1));
 }
 
 TEST(LmdbExportImport, AnIdAlreadyStoredFailsTheWholeImport) {

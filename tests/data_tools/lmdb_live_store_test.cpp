@@ -121,7 +121,7 @@ TEST(LmdbLiveStore, ABackupThroughTheWritersOwnStoreHoldsEveryAcknowledgedPet) {
       for (auto& result : adapters::lmdb_storage::commit_creates(*store, batch)) {
         const std::lock_guard lock(mutex);
         failed = failed || !result;
-        acked.push_back(result ? result->id.value : 0);
+        acked.push_back(result ? result->pet.id.value : 0);
       }
     }
   });

@@ -74,20 +74,22 @@ void FaultyPetRepository::create(ports::CreatePetCommand command, CreateDone don
   inner_->create(std::move(command), std::move(done));
 }
 
-domain::Result<domain::Pet> FaultyPetRepository::get(domain::PetId id) const {
+void FaultyPetRepository::get(domain::PetId id, GetDone done) const {
   if (auto error = take_fault(RepositoryCall::get)) {
-    return std::move(*error);
+    done(std::move(*error));
+    return;
   }
-  return inner_->get(id);
+  inner_->get(id, std::move(done));
 }
 
-domain::Result<ports::PetPage> FaultyPetRepository::list(const ports::PetQuery& query) const {
+void FaultyPetRepository::list(ports::PetQuery query, ListDone done) const {
   if (auto error = take_fault(RepositoryCall::list)) {
-    return std::move(*error);
+    done(std::move(*error));
+    return;
   }
-  return inner_->list(query);
+  inner_->list(std::move(query), std::move(done));
 }
 
-domain::Result<std::int64_t> FaultyPetRepository::count() const { return inner_->count(); }
+void FaultyPetRepository::count(CountDone done) const { inner_->count(std::move(done)); }
 
 }  // namespace petstore::tests

@@ -48,11 +48,11 @@ class FaultyPetRepository final : public ports::PetRepository {
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override;
   // PetRepository
-  [[nodiscard]] domain::Result<domain::Pet> get(domain::PetId id) const override;
+  void get(domain::PetId id, GetDone done) const override;
   // PetRepository
-  [[nodiscard]] domain::Result<ports::PetPage> list(const ports::PetQuery& query) const override;
+  void list(ports::PetQuery query, ListDone done) const override;
   // PetRepository: forwarded, never failed (only metrics read it).
-  [[nodiscard]] domain::Result<std::int64_t> count() const override;
+  void count(CountDone done) const override;
 
  private:
   struct Plan {

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/awaited_repository.hpp"
+
 namespace petstore::tests {
 namespace {
 
@@ -47,14 +49,14 @@ TEST_P(PetRepositoryContract, GetReturnsTheStoredPet) {
     created.push_back(create(new_pet("Pet " + std::string(to_string(status)), 7, status)));
   }
   for (const auto& pet : created) {
-    const auto found = repository().get(pet.id);
+    const auto found = get_now(repository(), pet.id);
     ASSERT_TRUE(found.has_value()) << pet;
     EXPECT_EQ(*found, pet);
   }
 }
 
 TEST_P(PetRepositoryContract, GetOfAnEmptyRepositoryIsNotFound) {
-  const auto found = repository().get(domain::first_pet_id);
+  const auto found = get_now(repository(), domain::first_pet_id);
   ASSERT_FALSE(found.has_value());
   EXPECT_EQ(found.error().code, ErrorCode::not_found);
 }
@@ -64,7 +66,7 @@ TEST_P(PetRepositoryContract, GetOfAnUnknownIdIsNotFound) {
   const auto last = create(new_pet("Fido"));
   for (const std::int64_t id : {std::int64_t{0}, std::int64_t{-1}, int64_min, last.id.value + 1,
                                 last.id.value + 1000, int64_max}) {
-    const auto found = repository().get(PetId{id});
+    const auto found = get_now(repository(), PetId{id});
     ASSERT_FALSE(found.has_value()) << "id " << id;
     EXPECT_EQ(found.error().code, ErrorCode::not_found) << "id " << id;
   }
@@ -72,10 +74,10 @@ TEST_P(PetRepositoryContract, GetOfAnUnknownIdIsNotFound) {
 
 TEST_P(PetRepositoryContract, StatusIsKeptAndDefaultsToAvailable) {
   const auto defaulted = create(domain::NewPet{domain::PetName::parse("Rex").value(), {3}});
-  EXPECT_EQ(repository().get(defaulted.id).value().status, PetStatus::available);
+  EXPECT_EQ(get_now(repository(), defaulted.id).value().status, PetStatus::available);
   for (const auto status : domain::all_pet_statuses) {
     const auto pet = create(new_pet("Rex", 3, status));
-    EXPECT_EQ(repository().get(pet.id).value().status, status);
+    EXPECT_EQ(get_now(repository(), pet.id).value().status, status);
   }
 }
 
@@ -90,7 +92,7 @@ TEST_P(PetRepositoryContract, NamesAreKeptExactly) {
                                        "Z\u00E9\u00E9\u00E9", two_hundred_astral};
   for (const auto& name : names) {
     const auto pet = create(new_pet(name));
-    EXPECT_EQ(repository().get(pet.id).value().name.value(), name);
+    EXPECT_EQ(get_now(repository(), pet.id).value().name.value(), name);
   }
   const auto listed = list_all(repository(), std::nullopt, 100);
   ASSERT_EQ(listed.size(), names.size());
@@ -104,7 +106,7 @@ TEST_P(PetRepositoryContract, CategoryIdsRoundTripOverTheWholeInt64Range) {
        {int64_min, int64_min + 1, std::int64_t{-1}, std::int64_t{0}, int64_max - 1, int64_max}) {
     const auto pet = create(new_pet("Rex", category));
     EXPECT_EQ(pet.category_id.value, category);
-    EXPECT_EQ(repository().get(pet.id).value().category_id.value, category);
+    EXPECT_EQ(get_now(repository(), pet.id).value().category_id.value, category);
   }
 }
 
@@ -132,7 +134,7 @@ TEST_P(PetRepositoryContract, ConcurrentCreatesGetDistinctIds) {
   for (int r = 0; r < 2; ++r) {
     readers.emplace_back([&] {
       while (writing) {
-        const auto page = repository().list({std::nullopt, std::nullopt, page_size(100)});
+        const auto page = list_now(repository(), {std::nullopt, std::nullopt, page_size(100)});
         for (std::size_t i = 1; page && i < page->pets.size(); ++i) {
           unordered_pages += page->pets[i - 1].id >= page->pets[i].id ? 1 : 0;
         }
@@ -153,7 +155,7 @@ TEST_P(PetRepositoryContract, ConcurrentCreatesGetDistinctIds) {
     for (std::size_t i = 0; i < mine.size(); ++i) {
       EXPECT_TRUE(ids.insert(mine[i].id.value).second) << "id given twice: " << mine[i].id.value;
       EXPECT_TRUE(i == 0 || mine[i - 1].id < mine[i].id);
-      EXPECT_EQ(repository().get(mine[i].id).value(), mine[i]);
+      EXPECT_EQ(get_now(repository(), mine[i].id).value(), mine[i]);
     }
   }
   EXPECT_EQ(list_all(repository(), std::nullopt, 100).size(), ids.size());

@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "application/idempotency.hpp"
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 namespace petstore::domain {
 
@@ -38,15 +40,13 @@ domain::Result<domain::Pet> create_pet(ports::PetRepository& repository, domain:
                                        std::chrono::system_clock::time_point received_at) {
   // Shared, so that a `done` arriving after the wait below gave up still has somewhere to go.
   // A second call of `done` throws std::future_error, which fails loudly.
-  auto promise = std::make_shared<std::promise<domain::Result<domain::Pet>>>();
-  auto future = promise->get_future();
-  repository.create(
-      ports::CreatePetCommand{std::move(pet), std::move(idempotency), received_at},
-      [promise](domain::Result<domain::Pet> result) { promise->set_value(std::move(result)); });
-  if (future.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
-    throw std::runtime_error("create did not call done within 30 s");
-  }
-  return future.get();
+  // The port stores; the core's rule settles a repeated key: together they are what a create
+  // means to a client, which is what these cases hold every adapter to.
+  const domain::NewPet sent = pet;
+  return application::settle_create(
+      sent, create_now(repository,
+                       ports::CreatePetCommand{std::move(pet), std::move(idempotency), received_at,
+                                               application::idempotency_retention}));
 }
 
 std::vector<domain::Pet> list_all(const ports::PetRepository& repository,
@@ -54,7 +54,7 @@ std::vector<domain::Pet> list_all(const ports::PetRepository& repository,
   std::vector<domain::Pet> pets;
   ports::PetQuery query{status, std::nullopt, page_size(limit)};
   for (;;) {
-    const auto page = repository.list(query).value();
+    const auto page = list_now(repository, query).value();
     pets.insert(pets.end(), page.pets.begin(), page.pets.end());
     if (!page.has_more) {
       return pets;

@@ -4,11 +4,14 @@
 #include <cstdint>
 
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 namespace petstore::tests {
 namespace {
 
-std::int64_t count_of(const ports::PetRepository& repository) { return repository.count().value(); }
+std::int64_t count_of(const ports::PetRepository& repository) {
+  return count_now(repository).value();
+}
 
 TEST_P(PetRepositoryContract, CountOfAnEmptyRepositoryIsZero) {
   EXPECT_EQ(count_of(repository()), 0);

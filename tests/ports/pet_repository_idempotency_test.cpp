@@ -4,7 +4,9 @@
 #include <optional>
 #include <string>
 
+#include "application/idempotency.hpp"
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -35,8 +37,8 @@ TEST_P(PetRepositoryContract, RepeatWithTheSameKeyAndPetReturnsTheFirstPet) {
 
 TEST_P(PetRepositoryContract, KeysAreRememberedForTheWholeRetention) {
   const auto first = create_pet(repository(), new_pet("Rex"), key("k1")).value();
-  const auto again =
-      create_pet(repository(), new_pet("Rex"), key("k1"), test_now + ports::idempotency_retention);
+  const auto again = create_pet(repository(), new_pet("Rex"), key("k1"),
+                                test_now + application::idempotency_retention);
   EXPECT_EQ(again.value(), first);
   EXPECT_EQ(count(repository()), 1U);
 }
@@ -53,6 +55,26 @@ TEST_P(PetRepositoryContract, RepeatWithAnotherPetIsAConflict) {
   // The conflicts left the first record as it was.
   EXPECT_EQ(create_pet(repository(), new_pet("Rex", 1), key("k1")).value(), first);
   EXPECT_EQ(create(new_pet("Fido")).id.value, first.id.value + 1);
+}
+
+// The port itself only stores and gives back: a repeated key, whatever pet it comes with, gets
+// the first create's pet with created false and stores nothing.
+TEST_P(PetRepositoryContract, ARepeatedKeyGetsTheEarlierPetBackAndStoresNothing) {
+  const auto command = [](domain::NewPet pet, std::chrono::system_clock::time_point at) {
+    return ports::CreatePetCommand{std::move(pet), key("k1"), at,
+                                   application::idempotency_retention};
+  };
+  const auto first = create_now(repository(), command(new_pet("Rex", 1), test_now)).value();
+  EXPECT_TRUE(first.created);
+  for (const auto& sent : {new_pet("Rex", 1), new_pet("Fido", 2, PetStatus::sold)}) {
+    const auto again = create_now(repository(), command(sent, test_now + hours(1))).value();
+    EXPECT_FALSE(again.created) << sent;
+    EXPECT_EQ(again.pet, first.pet) << sent;
+  }
+  EXPECT_EQ(count(repository()), 1U);
+  const auto expired = create_now(repository(), command(new_pet("Bello"), test_now + hours(25)));
+  EXPECT_TRUE(expired.value().created);  // past the retention the key is free again
+  EXPECT_EQ(count(repository()), 2U);
 }
 
 TEST_P(PetRepositoryContract, KeysAreScoped) {
@@ -81,7 +103,7 @@ TEST_P(PetRepositoryContract, CreatesWithoutAKeyAreNeverMerged) {
 
 TEST_P(PetRepositoryContract, AnExpiredKeyCreatesANewPet) {
   const auto first = create_pet(repository(), new_pet("Rex"), key("k1")).value();
-  const auto expiry = test_now + ports::idempotency_retention + seconds(1);
+  const auto expiry = test_now + application::idempotency_retention + seconds(1);
   const auto second = create_pet(repository(), new_pet("Rex"), key("k1"), expiry).value();
   EXPECT_GT(second.id, first.id);
   // The key now names the second create, counted from its own time.
@@ -94,7 +116,7 @@ TEST_P(PetRepositoryContract, AnExpiredKeyCreatesANewPet) {
 
 TEST_P(PetRepositoryContract, AnExpiredKeyMayBeReusedWithAnotherPet) {
   (void)create_pet(repository(), new_pet("Rex"), key("k1")).value();
-  const auto later = test_now + ports::idempotency_retention + hours(1);
+  const auto later = test_now + application::idempotency_retention + hours(1);
   const auto other = create_pet(repository(), new_pet("Fido"), key("k1"), later);
   ASSERT_TRUE(other.has_value()) << other.error().message;
   EXPECT_EQ(other->name.value(), "Fido");

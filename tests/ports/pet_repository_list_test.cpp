@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -57,7 +58,7 @@ ports::PetPage list(const ports::PetRepository& repository, std::optional<PetSta
   if (after) {
     after_id = PetId{*after};
   }
-  return repository.list(ports::PetQuery{status, after_id, page_size(limit)}).value();
+  return list_now(repository, ports::PetQuery{status, after_id, page_size(limit)}).value();
 }
 
 const std::vector<PetStatus> mixed{PetStatus::available, PetStatus::pending, PetStatus::sold,
@@ -89,7 +90,7 @@ TEST_P(PetRepositoryContract, ListIsAscendingAndWithinTheLimit) {
 
 TEST_P(PetRepositoryContract, ListDefaultsToTwentyPets) {
   (void)create_many(repository(), 21, mixed);
-  const auto page = repository().list(ports::PetQuery{}).value();
+  const auto page = list_now(repository(), ports::PetQuery{}).value();
   EXPECT_EQ(page.pets.size(), 20U);
   EXPECT_TRUE(page.has_more);
 }

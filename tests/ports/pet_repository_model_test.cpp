@@ -18,6 +18,7 @@
 #include <rapidcheck/state.h>
 
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -124,7 +125,7 @@ struct Get final : ModelCommand {
   explicit Get(const Model& model) : id(pick_id(model)) {}
 
   void run(const Model& model, RepositoryHarness& sut) const override {
-    const auto result = sut.repository().get(domain::PetId{id});
+    const auto result = get_now(sut.repository(), domain::PetId{id});
     const auto expected = model.pets.find(id);
     if (expected == model.pets.end()) {
       RC_ASSERT(!result.has_value());
@@ -168,8 +169,10 @@ struct List final : ModelCommand {
       }
       expected.push_back(it->second);
     }
-    const auto page = sut.repository().list(ports::PetQuery{
-        status, after ? std::optional{domain::PetId{*after}} : std::nullopt, page_size(limit)});
+    const auto page = list_now(
+        sut.repository(),
+        ports::PetQuery{status, after ? std::optional{domain::PetId{*after}} : std::nullopt,
+                        page_size(limit)});
     RC_ASSERT(page.has_value());
     RC_ASSERT(page->pets == expected);
     RC_ASSERT(page->has_more == more);

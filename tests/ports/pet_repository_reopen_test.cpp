@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -20,7 +21,7 @@ TEST_P(PetRepositoryContract, ReopenKeepsPetsStatusesAndOrder) {
     GTEST_SKIP() << "the adapter keeps nothing across a reopen";
   }
   for (const auto& pet : created) {
-    EXPECT_EQ(repository().get(pet.id).value(), pet);
+    EXPECT_EQ(get_now(repository(), pet.id).value(), pet);
   }
   EXPECT_EQ(list_all(repository(), std::nullopt, 4), created);
   for (const auto status : domain::all_pet_statuses) {
@@ -44,7 +45,7 @@ TEST_P(PetRepositoryContract, ReopenKeepsTheNextId) {
     GTEST_SKIP() << "the adapter keeps nothing across a reopen";
   }
   EXPECT_GT(create(new_pet("Rex")).id, after.id);
-  EXPECT_EQ(repository().get(before.id).value(), before);
+  EXPECT_EQ(get_now(repository(), before.id).value(), before);
 }
 
 TEST_P(PetRepositoryContract, ReopenKeepsIdempotencyRecords) {

@@ -11,8 +11,15 @@ namespace petstore::tests {
 ServerUnderTest::ServerUnderTest(const ServerSetup& setup) {
   auto clock = std::make_unique<FakeClock>();
   clock_ = clock.get();
-  service_ = bootstrap::build_component_service(make_fake_key_verifier(), std::move(clock),
-                                                setup.settings);
+  if (setup.make_pets) {
+    service_ = std::make_unique<bootstrap::Service>(
+        bootstrap::ServiceParts{setup.make_pets(), make_fake_key_verifier(), std::move(clock)},
+        setup.settings);
+    service_->set_ready(true);
+  } else {
+    service_ = bootstrap::build_component_service(make_fake_key_verifier(), std::move(clock),
+                                                  setup.settings);
+  }
   adapters::http::HttpServerOptions options;
   options.host = "127.0.0.1";
   options.port = 0;

@@ -4,6 +4,7 @@
 // server drains (up to 5 s for the connections still open), stops and joins its threads, all
 // before the service it serves is destroyed.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,19 +16,21 @@
 
 namespace petstore::tests {
 
-// ServerSetup: what a test may choose beyond the limits: threads, TLS, service settings.
+// ServerSetup: what a test may choose beyond the limits: threads, TLS, service settings, and
+// the storage (empty memory storage when `make_pets` is unset).
 struct ServerSetup {
   adapters::http::HttpLimits limits;
   unsigned threads = 2;
   std::optional<adapters::http::TlsFiles> tls;
   bootstrap::ServiceSettings settings;
+  std::function<std::unique_ptr<ports::PetRepository>()> make_pets;
 };
 
 class ServerUnderTest {
  public:
   // Starts serving at once; throws std::runtime_error when the server cannot listen.
   explicit ServerUnderTest(adapters::http::HttpLimits limits = {}, unsigned threads = 2)
-      : ServerUnderTest(ServerSetup{limits, threads, std::nullopt, {}}) {}
+      : ServerUnderTest(ServerSetup{limits, threads, std::nullopt, {}, {}}) {}
   explicit ServerUnderTest(const ServerSetup& setup);
   ServerUnderTest(const ServerUnderTest&) = delete;
   ServerUnderTest& operator=(const ServerUnderTest&) = delete;

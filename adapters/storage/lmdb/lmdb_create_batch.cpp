@@ -15,8 +15,6 @@
 namespace petstore::adapters::lmdb_storage {
 namespace {
 
-constexpr std::uint64_t retention_ns =
-    std::chrono::duration_cast<std::chrono::nanoseconds>(ports::idempotency_retention).count();
 // Expired idempotency entries pruned per batch beyond its own creates, so pruning outpaces
 // insertion while each transaction stays bounded.
 constexpr std::size_t extra_prune_budget = 16;
@@ -24,13 +22,18 @@ constexpr std::size_t extra_prune_budget = 16;
 std::string_view view(const lmdb::val& value) { return {value.data(), value.size()}; }
 lmdb::val as_val(std::string_view bytes) { return lmdb::val{bytes.data(), bytes.size()}; }
 
-// older_than_retention: whether `then` lies more than the retention before `now`, computed on
+// older_than: whether `then` lies more than `retention_ns` before `now`, computed on
 // order-preserving unsigned values so that no subtraction overflows.
-bool older_than_retention(std::int64_t then, std::int64_t now) {
+bool older_than(std::int64_t then, std::int64_t now, std::uint64_t retention_ns) {
   constexpr std::uint64_t bias = std::uint64_t{1} << 63U;
   const std::uint64_t a = static_cast<std::uint64_t>(then) ^ bias;
   const std::uint64_t b = static_cast<std::uint64_t>(now) ^ bias;
   return b > a && b - a > retention_ns;
+}
+
+std::uint64_t nanoseconds_of(std::chrono::system_clock::duration retention) {
+  const auto count = std::chrono::duration_cast<std::chrono::nanoseconds>(retention).count();
+  return count > 0 ? static_cast<std::uint64_t>(count) : 0;
 }
 
 // BatchTxn: the creates of one batch within one write transaction.
@@ -44,12 +47,12 @@ class BatchTxn {
     }
   }
 
-  domain::Result<domain::Pet> create(const ports::CreatePetCommand& command) {
+  domain::Result<ports::CreateOutcome> create(const ports::CreatePetCommand& command) {
     std::optional<std::string> key;
     if (command.idempotency) {
       key = idempotency_key(*command.idempotency);
       if (!key) {
-        return domain::invalid_argument("Idempotency-Key", "Idempotency-Key is too long");
+        return domain::invalid_argument("idempotency_key", "longer than the store can index");
       }
       if (auto earlier = find_earlier(*key, command)) {
         return std::move(*earlier);
@@ -60,8 +63,7 @@ class BatchTxn {
       return damaged_record();
     }
     if (*next_id_ > max_id) {
-      return domain::make_error(domain::ErrorCode::unavailable, "",
-                                "the store has no pet ids left");
+      return domain::make_error(domain::ErrorCode::unavailable, "", "no pet ids are left");
     }
     const domain::PetId id{static_cast<std::int64_t>(*next_id_)};
     const std::string record = pet_record(command.pet);
@@ -76,11 +78,12 @@ class BatchTxn {
     }
     ++*next_id_;
     dirty_ = true;
-    return domain::with_id(id, command.pet);
+    return ports::CreateOutcome{domain::with_id(id, command.pet), true};
   }
 
-  // finish: records the next id and prunes a bounded number of expired idempotency entries.
-  void finish(std::int64_t now, std::size_t prune_budget) {
+  // finish: records the next id and prunes a bounded number of idempotency entries older than
+  // `retention_ns` at `now`.
+  void finish(std::int64_t now, std::uint64_t retention_ns, std::size_t prune_budget) {
     if (dirty_) {
       put(dbs_.meta, next_id_key, encode_u64(*next_id_));
     }
@@ -92,7 +95,7 @@ class BatchTxn {
       for (bool found = cursor.get(key, value, MDB_FIRST); found && expired.size() < prune_budget;
            found = cursor.get(key, value, MDB_NEXT)) {
         const auto then = decode_time_key(view(key));
-        if (!then || !older_than_retention(*then, now)) {
+        if (!then || !older_than(*then, now, retention_ns)) {
           break;
         }
         expired.emplace_back(view(key), view(value));
@@ -112,28 +115,25 @@ class BatchTxn {
   }
 
  private:
-  // find_earlier: the outcome of a repeat when `key` names an unexpired earlier create.
-  std::optional<domain::Result<domain::Pet>> find_earlier(const std::string& key,
-                                                          const ports::CreatePetCommand& command) {
+  // find_earlier: the earlier create's pet when `key` names an unexpired record.
+  std::optional<domain::Result<ports::CreateOutcome>> find_earlier(
+      const std::string& key, const ports::CreatePetCommand& command) {
     lmdb::val value;
     if (!lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
       return std::nullopt;
     }
     auto record = decode_idempotency_record(view(value));
     if (!record) {
-      return domain::Result<domain::Pet>(record.error());
+      return domain::Result<ports::CreateOutcome>(record.error());
     }
-    if (older_than_retention(record->received_at_ns, to_nanoseconds(command.received_at))) {
+    if (older_than(record->received_at_ns, to_nanoseconds(command.received_at),
+                   nanoseconds_of(command.retention))) {
       // Expired: forgotten; the create goes ahead and overwrites the entry.
       const auto time_key = idempotency_time_key(record->received_at_ns, record->id);
       lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
       return std::nullopt;
     }
-    if (record->pet == command.pet) {
-      return domain::with_id(record->id, std::move(record->pet));
-    }
-    return domain::make_error(domain::ErrorCode::conflict, "Idempotency-Key",
-                              "Idempotency-Key was already used with a different body");
+    return ports::CreateOutcome{domain::with_id(record->id, std::move(record->pet)), false};
   }
 
   bool put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned int flags = 0) {
@@ -150,23 +150,25 @@ class BatchTxn {
 
 }  // namespace
 
-std::vector<domain::Result<domain::Pet>> commit_creates(Store& store,
-                                                        const std::vector<PendingCreate>& batch) {
+std::vector<domain::Result<ports::CreateOutcome>> commit_creates(
+    Store& store, const std::vector<PendingCreate>& batch) {
   std::int64_t now = std::numeric_limits<std::int64_t>::min();
+  std::uint64_t retention_ns = 0;  // the longest any create of the batch asks for
   for (const auto& pending : batch) {
     now = std::max(now, to_nanoseconds(pending.command.received_at));
+    retention_ns = std::max(retention_ns, nanoseconds_of(pending.command.retention));
   }
-  std::vector<domain::Result<domain::Pet>> results;
+  std::vector<domain::Result<ports::CreateOutcome>> results;
   auto committed = store.write([&](MDB_txn* txn) {
     results.clear();  // a retry after growing the map starts over
     BatchTxn writer(txn, store.databases());
     for (const auto& pending : batch) {
       results.push_back(writer.create(pending.command));
     }
-    writer.finish(now, batch.size() + extra_prune_budget);
+    writer.finish(now, retention_ns, batch.size() + extra_prune_budget);
   });
   if (!committed) {
-    results.assign(batch.size(), domain::Result<domain::Pet>(committed.error()));
+    results.assign(batch.size(), domain::Result<ports::CreateOutcome>(committed.error()));
   }
   return results;
 }

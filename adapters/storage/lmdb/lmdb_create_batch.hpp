@@ -1,8 +1,8 @@
 #pragma once
 // The write side of the LMDB adapter: a batch of creates in ONE write transaction (one sync for
 // the lot). Ids come from meta.next_id inside the transaction, never from a cache, so several
-// processes on one store assign unique ids. A create that fails on its own (a reused
-// idempotency key) writes nothing and fails alone; the batch fails as a whole only with the commit.
+// processes on one store assign unique ids. A create that fails on its own (a damaged
+// record) writes nothing and fails alone; the batch fails as a whole only with the commit.
 
 #include <vector>
 
@@ -19,7 +19,7 @@ struct PendingCreate {
 // commit_creates: one result per create of `batch`, in order, known to be committed and synced
 // when successful. When the transaction cannot commit, every result is the commit's error
 // (unavailable, or internal for damage) and nothing of the batch is stored.
-[[nodiscard]] std::vector<domain::Result<domain::Pet>> commit_creates(
+[[nodiscard]] std::vector<domain::Result<ports::CreateOutcome>> commit_creates(
     Store& store, const std::vector<PendingCreate>& batch);
 
 }  // namespace petstore::adapters::lmdb_storage

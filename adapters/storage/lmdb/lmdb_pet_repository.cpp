@@ -58,30 +58,31 @@ class LmdbPetRepository final : public ports::PetRepository {
     queue_ready_.notify_one();
   }
 
-  // PetRepository
-  [[nodiscard]] domain::Result<domain::Pet> get(domain::PetId id) const override {
+  // PetRepository. Reads complete at once, on the caller's thread: a read transaction on the
+  // memory map costs microseconds and never waits for the writer.
+  void get(domain::PetId id, GetDone done) const override {
     const auto& dbs = store_->databases();
-    return store_->read_value<domain::Pet>(
-        [&](MDB_txn* txn) { return lmdb_storage::read_pet(txn, dbs, id); });
+    done(store_->read_value<domain::Pet>(
+        [&](MDB_txn* txn) { return lmdb_storage::read_pet(txn, dbs, id); }));
   }
 
   // PetRepository
-  [[nodiscard]] domain::Result<ports::PetPage> list(const ports::PetQuery& query) const override {
+  void list(ports::PetQuery query, ListDone done) const override {
     const auto& dbs = store_->databases();
-    return store_->read_value<ports::PetPage>(
-        [&](MDB_txn* txn) { return lmdb_storage::read_page(txn, dbs, query); });
+    done(store_->read_value<ports::PetPage>(
+        [&](MDB_txn* txn) { return lmdb_storage::read_page(txn, dbs, query); }));
   }
 
   // PetRepository
-  [[nodiscard]] domain::Result<std::int64_t> count() const override {
+  void count(CountDone done) const override {
     const MDB_dbi pets = store_->databases().pets;
-    return store_->read_value<std::int64_t>([&](MDB_txn* txn) -> domain::Result<std::int64_t> {
+    done(store_->read_value<std::int64_t>([&](MDB_txn* txn) -> domain::Result<std::int64_t> {
       MDB_stat stat{};
       if (const int rc = mdb_stat(txn, pets, &stat); rc != 0) {  // the B-tree's count: no scan
         return lmdb_storage::storage_error(rc, std::string("mdb_stat: ") + mdb_strerror(rc));
       }
       return static_cast<std::int64_t>(stat.ms_entries);
-    });
+    }));
   }
 
  private:

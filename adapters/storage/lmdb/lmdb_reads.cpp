@@ -97,8 +97,7 @@ domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs, domain:
       return domain::with_id(id, std::move(*pet));
     }
   }
-  return domain::make_error(domain::ErrorCode::not_found, "petId",
-                            "no pet has id " + std::to_string(id.value));
+  return domain::make_error(domain::ErrorCode::not_found, "", "no pet with this id");
 }
 
 domain::Result<ports::PetPage> read_page(MDB_txn* txn, const Databases& dbs,

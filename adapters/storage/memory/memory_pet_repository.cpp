@@ -22,7 +22,6 @@ using TimePoint = std::chrono::system_clock::time_point;
 using ScopedKey = std::pair<std::string, std::string>;
 
 struct IdempotencyRecord {
-  domain::NewPet pet;
   domain::PetId id;
   TimePoint received_at;
 };
@@ -37,7 +36,9 @@ struct RecordStamp {
 
 // expired: whether a record stamped `then` may be forgotten at `now`. A clock that went back
 // keeps the record.
-bool expired(TimePoint then, TimePoint now) { return now - then > ports::idempotency_retention; }
+bool expired(TimePoint then, TimePoint now, std::chrono::system_clock::duration retention) {
+  return now - then > retention;
+}
 
 std::size_t index_of(domain::PetStatus status) { return static_cast<std::size_t>(status); }
 
@@ -63,7 +64,7 @@ class MemoryPetRepository final : public ports::PetRepository {
  public:
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {
-    domain::Result<domain::Pet> result = [&] {
+    domain::Result<ports::CreateOutcome> result = [&] {
       const std::unique_lock lock(mutex_);
       return create_locked(command);
     }();
@@ -71,47 +72,47 @@ class MemoryPetRepository final : public ports::PetRepository {
   }
 
   // PetRepository
-  [[nodiscard]] domain::Result<domain::Pet> get(domain::PetId id) const override {
-    const std::shared_lock lock(mutex_);
-    const auto found = pets_.find(id.value);
-    if (found == pets_.end()) {
-      return domain::make_error(ErrorCode::not_found, "petId",
-                                "no pet has id " + std::to_string(id.value));
-    }
-    return found->second;
+  void get(domain::PetId id, GetDone done) const override {
+    done([&]() -> domain::Result<domain::Pet> {
+      const std::shared_lock lock(mutex_);
+      const auto found = pets_.find(id.value);
+      if (found == pets_.end()) {
+        return domain::make_error(ErrorCode::not_found, "", "no pet with this id");
+      }
+      return found->second;
+    }());
   }
 
   // PetRepository
-  [[nodiscard]] domain::Result<ports::PetPage> list(const ports::PetQuery& query) const override {
-    const std::shared_lock lock(mutex_);
-    if (query.status) {
-      return page_of(by_status_[index_of(*query.status)], query);
-    }
-    return page_of(pets_, query);
+  void list(ports::PetQuery query, ListDone done) const override {
+    done([&] {
+      const std::shared_lock lock(mutex_);
+      return query.status ? page_of(by_status_[index_of(*query.status)], query)
+                          : page_of(pets_, query);
+    }());
   }
 
   // PetRepository
-  [[nodiscard]] domain::Result<std::int64_t> count() const override {
-    const std::shared_lock lock(mutex_);
-    return static_cast<std::int64_t>(pets_.size());
+  void count(CountDone done) const override {
+    done([&] {
+      const std::shared_lock lock(mutex_);
+      return static_cast<std::int64_t>(pets_.size());
+    }());
   }
 
  private:
-  domain::Result<domain::Pet> create_locked(const ports::CreatePetCommand& command) {
-    forget_expired(command.received_at);
+  domain::Result<ports::CreateOutcome> create_locked(const ports::CreatePetCommand& command) {
+    forget_expired(command.received_at, command.retention);
     if (command.idempotency) {
       const auto seen =
           records_.find(ScopedKey{command.idempotency->scope, command.idempotency->key});
-      if (seen != records_.end() && !expired(seen->second.received_at, command.received_at)) {
-        if (seen->second.pet != command.pet) {
-          return domain::make_error(ErrorCode::conflict, "Idempotency-Key",
-                                    "Idempotency-Key was already used with a different body");
-        }
-        return pets_.at(seen->second.id.value);
+      if (seen != records_.end() &&
+          !expired(seen->second.received_at, command.received_at, command.retention)) {
+        return ports::CreateOutcome{pets_.at(seen->second.id.value), false};
       }
     }
     if (last_id_ == std::numeric_limits<std::int64_t>::max()) {
-      return domain::make_error(ErrorCode::unavailable, "", "the store has no pet ids left");
+      return domain::make_error(ErrorCode::unavailable, "", "no pet ids are left");
     }
     const domain::PetId id{last_id_ + 1};
     // Ids only grow, so each new pet goes last: the hint spares walking down a tree of a
@@ -123,16 +124,15 @@ class MemoryPetRepository final : public ports::PetRepository {
     if (command.idempotency) {
       ScopedKey key{command.idempotency->scope, command.idempotency->key};
       stamps_.push_back(RecordStamp{command.received_at, key, id});
-      records_.insert_or_assign(std::move(key),
-                                IdempotencyRecord{command.pet, id, command.received_at});
+      records_.insert_or_assign(std::move(key), IdempotencyRecord{id, command.received_at});
     }
-    return stored->second;
+    return ports::CreateOutcome{stored->second, true};
   }
 
   // forget_expired: drops the records older than the retention at `now`, oldest first. A record
   // replaced since its stamp was written (same key, new id) is left alone.
-  void forget_expired(TimePoint now) {
-    while (!stamps_.empty() && expired(stamps_.front().received_at, now)) {
+  void forget_expired(TimePoint now, std::chrono::system_clock::duration retention) {
+    while (!stamps_.empty() && expired(stamps_.front().received_at, now, retention)) {
       const auto record = records_.find(stamps_.front().key);
       if (record != records_.end() && record->second.id == stamps_.front().id) {
         records_.erase(record);

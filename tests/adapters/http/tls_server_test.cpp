@@ -31,7 +31,7 @@ class TlsServerTest : public testing::Test {
              ("petstore-tls-" + std::to_string(std::random_device{}()))) {
     std::filesystem::create_directories(dir_);
     write_self_signed_certificate("first.petstore.test", certificate(), key());
-    server_.emplace(ServerSetup{{}, 2, adapters::http::TlsFiles{certificate(), key()}, {}});
+    server_.emplace(ServerSetup{{}, 2, adapters::http::TlsFiles{certificate(), key()}, {}, {}});
   }
   ~TlsServerTest() override {
     server_.reset();

@@ -96,7 +96,8 @@ TEST(Metrics, GaugesFollowConnectionsAndRequestsInFlight) {
 TEST(Metrics, PetsStoredAndCommitsAndBuildInfo) {
   Metrics metrics({"1.0.0", "a\"b"});
   EXPECT_EQ(samples(metrics.exposition()).count("petstore_pets_stored"), 0U);
-  metrics.set_pets_stored([] { return std::optional<std::int64_t>(42); });
+  metrics.set_pets_stored(41);
+  metrics.pet_stored();
   metrics.storage_committed(3ms);
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at("petstore_pets_stored"), "42");
@@ -108,7 +109,7 @@ TEST(Metrics, PetsStoredAndCommitsAndBuildInfo) {
 
 TEST(Metrics, EveryMetricHasHelpAndTypeOnce) {
   Metrics metrics({"1.0.0", "abc"});
-  metrics.set_pets_stored([] { return std::optional<std::int64_t>(0); });
+  metrics.set_pets_stored(0);
   const std::string text = metrics.exposition();
   for (const std::string name :
        {"petstore_http_requests_total counter", "petstore_http_request_duration_seconds histogram",

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 #include "lmdb_test_support.hpp"
 
@@ -100,10 +101,10 @@ TEST(LmdbOpen, ADamagedRecordReadsAsInternal) {
        {std::string("\x07garbage"), std::string(1, '\x01') + big_endian(3) + '\x00' + "\xFF"}) {
     put_raw(temp.path(), "pets", big_endian(1), record);
     const auto repository = open_repository(options_for(temp.path()));
-    const auto got = repository->get(domain::first_pet_id);
+    const auto got = get_now(*repository, domain::first_pet_id);
     ASSERT_FALSE(got.has_value());
     EXPECT_EQ(got.error().code, ErrorCode::internal);
-    const auto page = repository->list({std::nullopt, std::nullopt, page_size(10)});
+    const auto page = list_now(*repository, {std::nullopt, std::nullopt, page_size(10)});
     ASSERT_FALSE(page.has_value());
     EXPECT_EQ(page.error().code, ErrorCode::internal);
     EXPECT_EQ(page.error().message.find(temp.path().string()), std::string::npos) << "internals";
@@ -113,7 +114,7 @@ TEST(LmdbOpen, ADamagedRecordReadsAsInternal) {
 TEST(LmdbOpen, AnEmptyDataDirOpensAsAnEmptyStore) {
   const TempDir temp;
   const auto repository = open_repository(options_for(temp.path()));
-  const auto page = repository->list({std::nullopt, std::nullopt, page_size(10)});
+  const auto page = list_now(*repository, {std::nullopt, std::nullopt, page_size(10)});
   ASSERT_TRUE(page.has_value());
   EXPECT_TRUE(page->pets.empty());
   EXPECT_FALSE(page->has_more);

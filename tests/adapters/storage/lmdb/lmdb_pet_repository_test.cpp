@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "application/idempotency.hpp"
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 #include "lmdb_test_support.hpp"
 
@@ -36,11 +38,11 @@ void create_all(ports::PetRepository& repository, int count, Outcomes& outcomes)
   for (int i = 0; i < count; ++i) {
     const auto status = domain::all_pet_statuses[static_cast<std::size_t>(i % 3)];
     repository.create({new_pet("Pet " + std::to_string(i), i, status), std::nullopt, test_now},
-                      [&outcomes](domain::Result<domain::Pet> result) {
+                      pet_done([&outcomes](domain::Result<domain::Pet> result) {
                         const std::lock_guard lock(outcomes.mutex);
                         outcomes.results.push_back(std::move(result));
                         ++outcomes.calls;
-                      });
+                      }));
   }
   while (outcomes.calls.load() < count) {
     std::this_thread::yield();
@@ -56,7 +58,7 @@ TEST(LmdbPetRepository, IdsContinueAboveTheLastAfterReopens) {
   }();
   for (int round = 0; round < 3; ++round) {
     const auto repository = open_repository(options_for(temp.path()));
-    EXPECT_EQ(repository->get(last.id).value(), last);
+    EXPECT_EQ(get_now(*repository, last.id).value(), last);
     EXPECT_EQ(list_all(*repository, PetStatus::sold, 1).back(), last);
     const auto next = create_pet(*repository, new_pet("Bello", round, PetStatus::sold)).value();
     EXPECT_EQ(next.id.value, last.id.value + 1);
@@ -107,12 +109,12 @@ TEST(LmdbPetRepository, CallbacksRunAfterTheCommit) {
   std::atomic<int> calls{0};
   for (int i = 0; i < count; ++i) {
     repository->create({new_pet("Rex"), std::nullopt, test_now},
-                       [&](const domain::Result<domain::Pet>& result) {
-                         if (result && repository->get(result->id).value() == *result) {
+                       pet_done([&](const domain::Result<domain::Pet>& result) {
+                         if (result && get_now(*repository, result->id).value() == *result) {
                            ++visible;
                          }
                          ++calls;
-                       });
+                       }));
   }
   while (calls.load() < count) {
     std::this_thread::yield();
@@ -127,9 +129,10 @@ TEST(LmdbPetRepository, DestroyingCommitsWhatIsQueued) {
   {
     const auto repository = open_repository(options_for(temp.path()));
     for (int i = 0; i < count; ++i) {
-      repository->create(
-          {new_pet("Rex"), std::nullopt, test_now},
-          [&](const domain::Result<domain::Pet>& result) { succeeded += result ? 1 : 0; });
+      repository->create({new_pet("Rex"), std::nullopt, test_now},
+                         pet_done([&](const domain::Result<domain::Pet>& result) {
+                           succeeded += result ? 1 : 0;
+                         }));
     }
   }  // the destructor returns only when every queued create is done
   EXPECT_EQ(succeeded.load(), count);
@@ -137,27 +140,34 @@ TEST(LmdbPetRepository, DestroyingCommitsWhatIsQueued) {
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), std::size_t{count});
 }
 
-// Two creates with one key in the same batch: the second is a repeat (or a conflict) of the first.
-TEST(LmdbPetRepository, OneKeyTwiceInOneBatch) {
+// Three creates with one key in the same batch: the first stores its pet; the others store
+// nothing and get the first one's pet back, whatever they sent (settling that is the core's).
+TEST(LmdbPetRepository, OneKeyThriceInOneBatch) {
   const TempDir temp;
   const auto repository = open_repository(options_for(temp.path()));
   const ports::IdempotencyKey key{"alice", "k1"};
-  Outcomes outcomes;
+  std::mutex mutex;
+  std::vector<domain::Result<ports::CreateOutcome>> results;
+  std::atomic<int> calls{0};
   for (const auto& pet : {new_pet("Rex"), new_pet("Rex"), new_pet("Fido")}) {
-    repository->create({pet, key, test_now}, [&](domain::Result<domain::Pet> result) {
-      const std::lock_guard lock(outcomes.mutex);
-      outcomes.results.push_back(std::move(result));
-      ++outcomes.calls;
-    });
+    repository->create({pet, key, test_now, application::idempotency_retention},
+                       [&](domain::Result<ports::CreateOutcome> result) {
+                         const std::lock_guard lock(mutex);
+                         results.push_back(std::move(result));
+                         ++calls;
+                       });
   }
-  while (outcomes.calls.load() < 3) {
+  while (calls.load() < 3) {
     std::this_thread::yield();
   }
   // One writer runs the batch in order, so the callbacks come in order too.
-  ASSERT_TRUE(outcomes.results[0].has_value());
-  EXPECT_EQ(outcomes.results[1].value(), outcomes.results[0].value());
-  ASSERT_FALSE(outcomes.results[2].has_value());
-  EXPECT_EQ(outcomes.results[2].error().code, ErrorCode::conflict);
+  ASSERT_TRUE(results[0].has_value());
+  EXPECT_TRUE(results[0]->created);
+  for (std::size_t i = 1; i < 3; ++i) {
+    ASSERT_TRUE(results[i].has_value());
+    EXPECT_FALSE(results[i]->created);
+    EXPECT_EQ(results[i]->pet, results[0]->pet);
+  }
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), 1U);
 }
 
@@ -172,7 +182,7 @@ TEST(LmdbPetRepository, ExpiredIdempotencyRecordsArePruned) {
       const ports::IdempotencyKey key{"alice", "old " + std::to_string(i)};
       (void)create_pet(*repository, new_pet("Rex"), key, test_now).value();
     }
-    const auto later = test_now + ports::idempotency_retention + std::chrono::hours(1);
+    const auto later = test_now + application::idempotency_retention + std::chrono::hours(1);
     (void)create_pet(*repository, new_pet("Fido"), ports::IdempotencyKey{"alice", "new"}, later)
         .value();
     for (int i = 0; i < expired / 10; ++i) {  // each create prunes more than ten

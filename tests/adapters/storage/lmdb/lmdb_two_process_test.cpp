@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
 
 #include "lmdb_test_support.hpp"
 
@@ -99,8 +100,8 @@ TEST(LmdbTwoProcesses, BothCreateConcurrentlyWithUniqueIds) {
 
   std::set<std::int64_t> all;
   for (int i = 0; i < per_process; ++i) {
-    EXPECT_EQ(repository->get(mine[i].id).value(), mine[i]);
-    EXPECT_EQ(repository->get(domain::PetId{theirs[i]}).value().name.value(),
+    EXPECT_EQ(get_now(*repository, mine[i].id).value(), mine[i]);
+    EXPECT_EQ(get_now(*repository, domain::PetId{theirs[i]}).value().name.value(),
               "child " + std::to_string(i));
     all.insert(mine[i].id.value);
     all.insert(theirs[i]);
@@ -129,10 +130,10 @@ TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
     std::atomic<int> calls{0};
     for (int i = 0; i < count; ++i) {
       repository->create({new_pet("child"), std::nullopt, test_now},
-                         [&](const domain::Result<domain::Pet>& pet) {
+                         pet_done([&](const domain::Result<domain::Pet>& pet) {
                            succeeded += pet ? 1 : 0;
                            ++calls;
-                         });
+                         }));
     }
     while (calls.load() < count) {
       std::this_thread::yield();
@@ -144,7 +145,7 @@ TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
   ASSERT_EQ(::write(go.fds[1], "g", 1), 1);
   ASSERT_EQ(wait_for(child), 0);
 
-  EXPECT_EQ(repository->get(domain::PetId{count}).value().name.value(), "child");
+  EXPECT_EQ(get_now(*repository, domain::PetId{count}).value().name.value(), "child");
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), std::size_t{count});
   EXPECT_EQ(create_pet(*repository, new_pet("parent")).value().id.value, count + 1);
 }
