@@ -59,6 +59,60 @@ bool is_valid_utf8(std::string_view text) noexcept {
   return true;
 }
 
+constexpr std::string_view broken_escape =
+    "the line has a \\u escape that is not a whole Unicode character";
+
+int hex_digit(char c) noexcept {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+// escaped_unit: the UTF-16 unit of the \uXXXX escape at the start of `text`, or -1.
+int escaped_unit(std::string_view text) noexcept {
+  if (text.size() < 6 || text[0] != '\\' || text[1] != 'u') {
+    return -1;
+  }
+  int unit = 0;
+  for (std::size_t i = 2; i < 6; ++i) {
+    const int digit = hex_digit(text[i]);
+    if (digit < 0) {
+      return -1;
+    }
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
+// lone_high_surrogate_end: the offset just past the first escape of a high surrogate
+// (\uD800-\uDBFF) that no escape of a low surrogate follows; npos when there is none. Every
+// backslash is taken to begin an escape, which is right for text that parses up to there.
+std::size_t lone_high_surrogate_end(std::string_view text) noexcept {
+  for (std::size_t at = text.find('\\'); at != std::string_view::npos; at = text.find('\\', at)) {
+    const int unit = escaped_unit(text.substr(at));
+    if (unit < 0) {
+      at += 2;  // \" \\ \n and the like
+      continue;
+    }
+    at += 6;
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+      const int next = escaped_unit(text.substr(at));
+      if (next < 0xDC00 || next > 0xDFFF) {
+        return at;
+      }
+      at += 6;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::string parser_message(const boost::json::error_code& ec, std::string_view line) {
   using boost::json::error;
   if (ec == error::too_deep) {
@@ -66,7 +120,7 @@ std::string parser_message(const boost::json::error_code& ec, std::string_view l
            " levels deep";
   }
   if (ec == error::illegal_leading_surrogate || ec == error::illegal_trailing_surrogate) {
-    return "the line has a \\u escape that is not a whole Unicode character";
+    return std::string(broken_escape);
   }
   if (!is_valid_utf8(line)) {
     return "the line is not valid UTF-8";
@@ -163,6 +217,9 @@ domain::Result<domain::Pet> PetLineDecoder::decode(std::string_view line) {
       break;
   }
   if (ec) {
+    if (ec == boost::json::error::syntax && fails_at_a_lone_high_surrogate(line)) {
+      return problem("", std::string(broken_escape));
+    }
     return problem("", parser_message(ec, line));
   }
   if (used != line.size()) {
@@ -171,6 +228,23 @@ domain::Result<domain::Pet> PetLineDecoder::decode(std::string_view line) {
                            : "the line is not valid UTF-8");
   }
   return to_pet(handler.fields());
+}
+
+// Boost.JSON 1.81 reports a high surrogate escape that no low one follows ("\ud800" then a quote)
+// as a plain syntax error, while a lone low surrogate has errors of its own; both are told as one
+// problem. The line fails at the lone escape when the text up to it parses as the start of a
+// document.
+bool PetLineDecoder::fails_at_a_lone_high_surrogate(std::string_view line) {
+  const std::size_t end = lone_high_surrogate_end(line);
+  if (end == std::string_view::npos) {
+    return false;
+  }
+  auto& json = parser_->json;
+  json.reset();
+  json.handler().reset();
+  boost::json::error_code ec;
+  static_cast<void>(json.write_some(true, line.data(), end, ec));
+  return !ec && json.handler().stop_reason() == LineStop::none;
 }
 
 domain::Result<domain::Pet> decode_pet_line(std::string_view line) {

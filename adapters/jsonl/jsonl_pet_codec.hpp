@@ -36,6 +36,8 @@ class PetLineDecoder {
   [[nodiscard]] domain::Result<domain::Pet> decode(std::string_view line);
 
  private:
+  bool fails_at_a_lone_high_surrogate(std::string_view line);
+
   struct Parser;
   std::unique_ptr<Parser> parser_;
 };
