@@ -53,6 +53,12 @@ boost::system::error_code pending_framing_error(std::string_view pending,
   return pending.size() > header_bytes ? bhttp::error::header_limit : boost::system::error_code{};
 }
 
+// is_tchar: a character of an RFC 9110 token.
+bool is_tchar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
 // transfer_codings: the codings of every Transfer-Encoding field, in order, lower-cased and
 // without parameters; empty list elements are skipped (RFC 9110 section 5.6.1).
 std::vector<std::string> transfer_codings(const BeastRequest& head) {
@@ -88,9 +94,12 @@ std::optional<HttpResponse> refuse_transfer_codings(const std::vector<std::strin
   if (std::find(codings.begin(), codings.end() - 1, "chunked") != codings.end() - 1) {
     return refusal(400, "invalid_parameter", "Transfer-Encoding applies chunked only once");
   }
-  return refusal(
-      501, "not_implemented",
-      "the transfer coding " + codings.front() + " is not supported; send chunked alone");
+  // Named only when it is a short token: a message never carries arbitrary request bytes.
+  const std::string& coding = codings.front();
+  const bool nameable = coding.size() <= 32 && std::all_of(coding.begin(), coding.end(), is_tchar);
+  return refusal(501, "not_implemented",
+                 "the transfer coding " + (nameable ? coding : std::string("sent")) +
+                     " is not supported; send chunked alone");
 }
 
 // is_valid_host: RFC 9112 section 3.2: uri-host [ ":" port ], or empty.
