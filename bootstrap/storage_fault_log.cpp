@@ -35,7 +35,7 @@ class StorageFaultLog final : public ports::PetRepository {
   }
 
   void list(ports::PetQuery query, ListDone done) const override {
-    inner_->list(std::move(query), reported<ports::PetPage>("list", std::move(done)));
+    inner_->list(query, reported<ports::PetPage>("list", std::move(done)));
   }
 
   void count(CountDone done) const override {

@@ -87,7 +87,7 @@ void FaultyPetRepository::list(ports::PetQuery query, ListDone done) const {
     done(std::move(*error));
     return;
   }
-  inner_->list(std::move(query), std::move(done));
+  inner_->list(query, std::move(done));
 }
 
 void FaultyPetRepository::count(CountDone done) const { inner_->count(std::move(done)); }

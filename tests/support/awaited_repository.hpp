@@ -39,7 +39,7 @@ domain::Result<T> await_result(const char* what, Call call) {
 [[nodiscard]] inline domain::Result<ports::PetPage> list_now(const ports::PetRepository& pets,
                                                              ports::PetQuery query) {
   return awaited_detail::await_result<ports::PetPage>(
-      "list", [&](auto done) { pets.list(std::move(query), std::move(done)); });
+      "list", [&](auto done) { pets.list(query, std::move(done)); });
 }
 
 [[nodiscard]] inline domain::Result<std::int64_t> count_now(const ports::PetRepository& pets) {
