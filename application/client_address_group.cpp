@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "domain/unicode.hpp"
+
 namespace petstore::application {
 namespace {
 
@@ -24,26 +26,13 @@ struct GroupList {
   }
 };
 
-int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
 std::optional<std::uint16_t> parse_hex_group(std::string_view text) noexcept {
   if (text.empty() || text.size() > 4) {
     return std::nullopt;
   }
   unsigned value = 0;
   for (const char c : text) {
-    const int digit = hex_value(c);
+    const int digit = domain::unicode::hex_digit(c);
     if (digit < 0) {
       return std::nullopt;
     }

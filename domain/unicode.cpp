@@ -7,7 +7,66 @@ namespace {
 
 bool is_continuation(unsigned char byte) noexcept { return (byte & 0xC0U) == 0x80U; }
 
+// escaped_unit: the UTF-16 unit of the \uXXXX escape at the start of `text`, or -1.
+int escaped_unit(std::string_view text) noexcept {
+  if (text.size() < 6 || text[0] != '\\' || text[1] != 'u') {
+    return -1;
+  }
+  int unit = 0;
+  for (std::size_t i = 2; i < 6; ++i) {
+    const int digit = hex_digit(text[i]);
+    if (digit < 0) {
+      return -1;
+    }
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
 }  // namespace
+
+bool is_valid_utf8(std::string_view text) noexcept {
+  while (!text.empty()) {
+    if (!decode_next(text)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int hex_digit(char c) noexcept {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+std::size_t lone_high_surrogate_escape_end(std::string_view json_text) noexcept {
+  std::size_t at = json_text.find('\\');
+  while (at != std::string_view::npos) {
+    const int unit = escaped_unit(json_text.substr(at));
+    if (unit < 0) {
+      at = json_text.find('\\', at + 2);  // \" \\ \n and the like
+      continue;
+    }
+    at += 6;
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+      const int next = escaped_unit(json_text.substr(at));
+      if (next < 0xDC00 || next > 0xDFFF) {
+        return at;
+      }
+      at += 6;
+    }
+    at = json_text.find('\\', at);
+  }
+  return std::string_view::npos;
+}
 
 std::optional<char32_t> decode_next(std::string_view& text) noexcept {
   const auto lead = static_cast<unsigned char>(text.front());

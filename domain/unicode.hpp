@@ -1,7 +1,10 @@
 #pragma once
-// Small, table-free Unicode helpers the domain's name rule needs. Kept here, not in a library,
-// because they are a few lines each and the domain may depend on the standard library only.
+// Small, table-free text helpers: the Unicode rules of the domain's names, and the few that
+// every reader of outside text shares (UTF-8 validity, hex digits, JSON's \uXXXX escapes of
+// UTF-16 units). Kept here, not in a library, because they are a few lines each and the domain
+// may depend on the standard library only.
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -11,6 +14,18 @@ namespace petstore::domain::unicode {
 // nullopt when those bytes are not well-formed UTF-8 (overlong forms, surrogates, values past
 // U+10FFFF and truncated sequences are all rejected). REQUIRES: !text.empty().
 [[nodiscard]] std::optional<char32_t> decode_next(std::string_view& text) noexcept;
+
+// is_valid_utf8: whether all of `text` is well-formed UTF-8 (as decode_next judges it).
+[[nodiscard]] bool is_valid_utf8(std::string_view text) noexcept;
+
+// hex_digit: the value of an ASCII hex digit (either case), or -1 for any other character.
+[[nodiscard]] int hex_digit(char c) noexcept;
+
+// lone_high_surrogate_escape_end: the offset just past the first escape of a high surrogate
+// (\uD800-\uDBFF) in `json_text` that no escape of a low surrogate follows; npos when there is
+// none. Every backslash is taken to begin an escape, which is right for text that is valid JSON
+// up to there. Example: "\"\\ud800\"" gives 7.
+[[nodiscard]] std::size_t lone_high_surrogate_escape_end(std::string_view json_text) noexcept;
 
 // is_white_space: true for the 25 code points with the Unicode White_Space property.
 [[nodiscard]] bool is_white_space(char32_t code_point) noexcept;

@@ -50,68 +50,8 @@ bool is_plain_name(std::string_view name) noexcept {
   return true;
 }
 
-bool is_valid_utf8(std::string_view text) noexcept {
-  while (!text.empty()) {
-    if (!domain::unicode::decode_next(text)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 constexpr std::string_view broken_escape =
     "the line has a \\u escape that is not a whole Unicode character";
-
-int hex_digit(char c) noexcept {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
-// escaped_unit: the UTF-16 unit of the \uXXXX escape at the start of `text`, or -1.
-int escaped_unit(std::string_view text) noexcept {
-  if (text.size() < 6 || text[0] != '\\' || text[1] != 'u') {
-    return -1;
-  }
-  int unit = 0;
-  for (std::size_t i = 2; i < 6; ++i) {
-    const int digit = hex_digit(text[i]);
-    if (digit < 0) {
-      return -1;
-    }
-    unit = unit * 16 + digit;
-  }
-  return unit;
-}
-
-// lone_high_surrogate_end: the offset just past the first escape of a high surrogate
-// (\uD800-\uDBFF) that no escape of a low surrogate follows; npos when there is none. Every
-// backslash is taken to begin an escape, which is right for text that parses up to there.
-std::size_t lone_high_surrogate_end(std::string_view text) noexcept {
-  for (std::size_t at = text.find('\\'); at != std::string_view::npos; at = text.find('\\', at)) {
-    const int unit = escaped_unit(text.substr(at));
-    if (unit < 0) {
-      at += 2;  // \" \\ \n and the like
-      continue;
-    }
-    at += 6;
-    if (unit >= 0xD800 && unit <= 0xDBFF) {
-      const int next = escaped_unit(text.substr(at));
-      if (next < 0xDC00 || next > 0xDFFF) {
-        return at;
-      }
-      at += 6;
-    }
-  }
-  return std::string_view::npos;
-}
 
 std::string parser_message(const boost::json::error_code& ec, std::string_view line) {
   using boost::json::error;
@@ -122,7 +62,7 @@ std::string parser_message(const boost::json::error_code& ec, std::string_view l
   if (ec == error::illegal_leading_surrogate || ec == error::illegal_trailing_surrogate) {
     return std::string(broken_escape);
   }
-  if (!is_valid_utf8(line)) {
+  if (!domain::unicode::is_valid_utf8(line)) {
     return "the line is not valid UTF-8";
   }
   if (ec == error::incomplete) {
@@ -223,7 +163,7 @@ domain::Result<domain::Pet> PetLineDecoder::decode(std::string_view line) {
     return problem("", parser_message(ec, line));
   }
   if (used != line.size()) {
-    return problem("", is_valid_utf8(line.substr(used))
+    return problem("", domain::unicode::is_valid_utf8(line.substr(used))
                            ? "the line has more content after the JSON object"
                            : "the line is not valid UTF-8");
   }
@@ -235,7 +175,7 @@ domain::Result<domain::Pet> PetLineDecoder::decode(std::string_view line) {
 // problem. The line fails at the lone escape when the text up to it parses as the start of a
 // document.
 bool PetLineDecoder::fails_at_a_lone_high_surrogate(std::string_view line) {
-  const std::size_t end = lone_high_surrogate_end(line);
+  const std::size_t end = domain::unicode::lone_high_surrogate_escape_end(line);
   if (end == std::string_view::npos) {
     return false;
   }

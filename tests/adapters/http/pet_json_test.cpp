@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"InvalidUtf8", "{\"name\":\"R\xffx\",\"categoryId\":7}", invalid, "UTF-8"},
         Refusal{"OverlongUtf8", "{\"name\":\"\xc0\xaf\",\"categoryId\":7}", invalid, "UTF-8"},
         Refusal{"Utf8Bom", "\xef\xbb\xbf{\"name\":\"Rex\",\"categoryId\":7}", invalid, "JSON"},
-        Refusal{"LoneHighSurrogate", R"({"name":"\ud800","categoryId":7})", invalid, "JSON"},
+        Refusal{"LoneHighSurrogate", R"({"name":"\ud800","categoryId":7})", invalid, "\\u"},
         Refusal{"LoneLowSurrogate", R"({"name":"\udc00","categoryId":7})", invalid, "\\u"},
         Refusal{"BrokenPair", R"({"name":"\ud800\u0041","categoryId":7})", invalid, "\\u"},
         Refusal{"RepeatedName", R"({"name":"Rex","name":"Max","categoryId":7})", invalid,
