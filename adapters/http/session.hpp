@@ -259,14 +259,16 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
 }
 
 // answer: routes `request`, waits for its response in a slot of its own (at most the storage
-// timeout), and writes it; true when the connection may carry another request.
+// timeout), and writes it; true when the connection may carry another request. `may_continue`
+// false closes it after this response whatever the client asked (suspect framing).
 template <class Stream>
 boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& context,
                                     std::string& wire, const BeastRequest& request,
                                     const ConnectionState& state,
                                     application::AcceptedKeyMemo& accepted_key,
                                     std::shared_ptr<ResponseSlot>& spare_slot,
-                                    boost::asio::steady_timer& storage_timer) {
+                                    boost::asio::steady_timer& storage_timer,
+                                    const bool& may_continue) {
   const ExchangeWatch watch(context.observer);
   HttpRequest plain = to_http_request(request);
   plain.client_address = state.client_address;
@@ -274,7 +276,7 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   const auto slot = ResponseSlot::take_or_make(spare_slot);
   context.router.handle(plain, slot->responder());
   HttpResponse response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
-  const bool keep_alive = request.keep_alive() && !context.registry.draining();
+  const bool keep_alive = may_continue && request.keep_alive() && !context.registry.draining();
   response.set_header("X-Request-Id", request_id_for(sent_request_id(request)));
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
   const ResponseFraming framing{request.version(), keep_alive,
@@ -283,7 +285,8 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   const bool written = co_await write_bytes(stream, context, wire);
   watch.finished(response.header("X-Request-Id").value_or(""), request.method_string(), response,
                  body_bytes_sent(response, framing));
-  co_return written&& keep_alive;
+  const bool go_on = written && keep_alive;
+  co_return go_on;
 }
 
 }  // namespace session_detail
@@ -323,9 +326,11 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       co_await session_detail::send_final(stream, context, wire, *read.refusal, &request);
       break;
     }
-    const bool keep_alive = co_await session_detail::answer(
-        stream, context, wire, request, state, accepted_key, spare_slot, storage_timer);
-    if (!keep_alive || read.close_after) {
+    const bool may_continue = !read.close_after;
+    const bool keep_alive =
+        co_await session_detail::answer(stream, context, wire, request, state, accepted_key,
+                                        spare_slot, storage_timer, may_continue);
+    if (!keep_alive) {
       break;
     }
   }
