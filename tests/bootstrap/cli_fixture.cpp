@@ -2,49 +2,18 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <charconv>
-#include <fstream>
-#include <random>
-#include <sys/stat.h>
-#include <system_error>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 namespace petstore::tests {
-namespace {
-
-std::filesystem::path make_unique_path() {
-  static std::atomic<unsigned> counter{0};
-  std::random_device random;
-  return std::filesystem::temp_directory_path() /
-         ("petstore-cli-test-" + std::to_string(::getpid()) + "-" +
-          std::to_string(counter.fetch_add(1)) + "-" + std::to_string(random()));
-}
-
-}  // namespace
-
-ScratchDir::ScratchDir() : path_(make_unique_path()) { std::filesystem::create_directory(path_); }
-
-ScratchDir::~ScratchDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::filesystem::path ScratchDir::write(const std::string& name, std::string_view text,
-                                        unsigned mode) const {
-  const auto file = path_ / name;
-  {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  }
-  ::chmod(file.c_str(), mode);
-  return file;
-}
-
 ChildOptions petstore(std::vector<std::string> args, Env env, std::filesystem::path working_dir) {
-  return ChildOptions{PETSTORE_BINARY, std::move(args), std::move(env), std::move(working_dir)};
+  ChildOptions options;
+  options.program = PETSTORE_BINARY;
+  options.args = std::move(args);
+  options.env = std::move(env);
+  options.working_dir = std::move(working_dir);
+  return options;
 }
 
 Completed run_petstore(std::vector<std::string> args, Env env, std::filesystem::path working_dir) {
@@ -80,17 +49,24 @@ std::vector<std::string> serve_args(const std::filesystem::path& keys,
   return args;
 }
 
+std::string listening_url(const std::string& line) {
+  const std::string_view said = "listening on ";
+  const auto start = line.find(said);
+  if (start == std::string::npos) {
+    return {};
+  }
+  const auto end = line.find("/v1", start);
+  return end == std::string::npos ? std::string()
+                                  : line.substr(start + said.size(), end + 3 - start - said.size());
+}
+
 std::optional<std::uint16_t> listening_port(const std::string& line) {
-  const std::string_view prefix = line.rfind("listening on https://", 0) == 0
-                                      ? "listening on https://"
-                                      : "listening on http://";
-  const std::string_view suffix = "/v1";
-  if (line.rfind(prefix, 0) != 0 || line.size() < prefix.size() + suffix.size() ||
-      line.compare(line.size() - suffix.size(), suffix.size(), suffix) != 0) {
+  const std::string url = listening_url(line);
+  const std::string_view scheme = url.starts_with("https://") ? "https://" : "http://";
+  if (!url.starts_with(scheme) || !url.ends_with("/v1")) {
     return std::nullopt;
   }
-  const std::string address =
-      line.substr(prefix.size(), line.size() - prefix.size() - suffix.size());
+  const std::string address = url.substr(scheme.size(), url.size() - scheme.size() - 3);
   const std::size_t colon = address.rfind(':');
   if (colon == std::string::npos || colon == 0) {
     return std::nullopt;

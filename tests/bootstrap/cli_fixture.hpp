@@ -1,8 +1,8 @@
 #pragma once
 // What the command-line tests share: the real `petstore` binary (PETSTORE_BINARY, set by CMake),
-// a scratch directory per test, key files made by `petstore keys new`, and a `petstore serve`
-// child whose port is read from its listening line. Servers listen on 127.0.0.1:0, so tests can
-// run side by side.
+// a temporary directory per test (support/temp_dir.hpp), key files made by `petstore keys new`, and
+// a `petstore serve` child whose port is read from its listening line. Servers listen on
+// 127.0.0.1:0, so tests can run side by side.
 
 #include <chrono>
 #include <cstdint>
@@ -13,30 +13,13 @@
 #include <string_view>
 #include <vector>
 
-#include "bootstrap/child_process.hpp"
-#include "bootstrap/raw_http.hpp"
+#include "support/child_process.hpp"
+#include "support/raw_http_connection.hpp"
+#include "support/temp_dir.hpp"
 
 namespace petstore::tests {
 
 using Env = std::map<std::string, std::string>;
-
-// ScratchDir: a fresh directory under the system temp dir, removed with its contents at the end.
-class ScratchDir {
- public:
-  ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir();
-
-  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-
-  // write: replaces `name` with `text` and chmods it to `mode` (so the umask does not matter).
-  std::filesystem::path write(const std::string& name, std::string_view text,
-                              unsigned mode = 0600) const;
-
- private:
-  std::filesystem::path path_;
-};
 
 // petstore: options that run the binary with `args` in `working_dir` (empty: the test's own).
 [[nodiscard]] ChildOptions petstore(std::vector<std::string> args, Env env = {},
@@ -56,7 +39,11 @@ class ScratchDir {
 [[nodiscard]] std::vector<std::string> serve_args(const std::filesystem::path& keys,
                                                   std::vector<std::string> extra = {});
 
-// listening_port: the port of a line `listening on http://HOST:PORT/v1`; nullopt otherwise.
+// listening_url: "http://HOST:PORT/v1" from the line that says `listening on` it (a JSON record
+// or a text line); empty otherwise.
+[[nodiscard]] std::string listening_url(const std::string& line);
+
+// listening_port: the port of listening_url(line); nullopt when there is none.
 [[nodiscard]] std::optional<std::uint16_t> listening_port(const std::string& line);
 
 // ServedPetstore: a `petstore serve` child. port() is 0 when no listening line came within 10 s.
@@ -67,6 +54,7 @@ class ServedPetstore {
   [[nodiscard]] ChildProcess& child() noexcept { return child_; }
   [[nodiscard]] std::uint16_t port() const noexcept { return port_; }
   [[nodiscard]] const std::string& listening_line() const noexcept { return line_; }
+  [[nodiscard]] std::string listening_url() const { return tests::listening_url(line_); }
 
   // stop: sends `signal`, then waits at most `timeout` for the exit.
   ExitStatus stop(int signal, std::chrono::milliseconds timeout = std::chrono::seconds(10));

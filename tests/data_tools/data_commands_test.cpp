@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 
 #include "data_tools_support.hpp"
@@ -29,7 +28,7 @@ std::string read_file(const fs::path& path) {
 }
 
 void store_pets(const fs::path& dir, const std::vector<domain::Pet>& pets) {
-  const auto report = adapters::import_lmdb_pets(options_for(dir), pets);
+  const auto report = import_into(options_for(dir), pets);
   ASSERT_TRUE(report) << report.error().message;
 }
 
@@ -114,7 +113,7 @@ TEST(DataCommands, ImportReportsBadLinesByNumberAndImportsNothing) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.err,
             "petstore: line 2: name must not be empty\n"
-            "petstore: line 4: the line is not valid JSON\n"
+            "petstore: line 4: the line is not valid JSON (column 2)\n"
             "petstore: 2 bad lines; nothing was imported\n");
   EXPECT_FALSE(fs::exists(dir)) << "a bad file creates no store";
 }
@@ -184,7 +183,7 @@ TEST(DataCommands, BackupWritesACopyThatServeOpens) {
   int exit_code = -1;
   const std::string line = serve_first_line(
       {"serve", "--data-dir", out, "--api-keys", keys, "--listen", "127.0.0.1:0"}, exit_code);
-  EXPECT_EQ(line.rfind("listening on http://127.0.0.1:", 0), 0U) << line;
+  EXPECT_NE(line.find("listening on http://127.0.0.1:"), std::string::npos) << line;
   EXPECT_EQ(exit_code, 0);
 }
 

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/jsonl/jsonl_pet_codec.hpp"
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
+#include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 #include "ports/pet_repository_contract.hpp"
 
 namespace petstore::tests {
@@ -56,9 +56,22 @@ std::string jsonl(const std::vector<domain::Pet>& pets) {
   return text;
 }
 
+domain::Result<application::ExportReport> export_from(const adapters::LmdbOptions& options,
+                                                      const ports::PetArchive::PetSink& sink) {
+  const auto archive = adapters::make_lmdb_pet_archive(options);
+  return application::ExportPets(*archive)(sink);
+}
+
+domain::Result<application::ImportReport> import_into(
+    const adapters::LmdbOptions& options, std::span<const domain::Pet> pets,
+    const application::ImportCallbacks& callbacks) {
+  const auto archive = adapters::make_lmdb_pet_archive(options);
+  return application::ImportPets(*archive)(pets, callbacks);
+}
+
 std::vector<domain::Pet> exported(const adapters::LmdbOptions& options) {
   std::vector<domain::Pet> pets;
-  const auto report = adapters::export_lmdb_pets(options, [&](const domain::Pet& one) {
+  const auto report = export_from(options, [&](const domain::Pet& one) {
     pets.push_back(one);
     return true;
   });

@@ -5,11 +5,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "application/export_pets.hpp"
+#include "application/import_pets.hpp"
 #include "domain/pet.hpp"
 #include "ports/pet_repository.hpp"
 
@@ -29,7 +32,16 @@ namespace petstore::tests {
 // jsonl: the JSON Lines text of `pets`, in the order given.
 [[nodiscard]] std::string jsonl(const std::vector<domain::Pet>& pets);
 
-// exported: every pet of the store in `options.data_dir`, through export_lmdb_pets (which must
+// export_from: ExportPets over the LMDB archive of the store in `options.data_dir`.
+[[nodiscard]] domain::Result<application::ExportReport> export_from(
+    const adapters::LmdbOptions& options, const ports::PetArchive::PetSink& sink);
+
+// import_into: ImportPets over the LMDB archive of the store in `options.data_dir`.
+[[nodiscard]] domain::Result<application::ImportReport> import_into(
+    const adapters::LmdbOptions& options, std::span<const domain::Pet> pets,
+    const application::ImportCallbacks& callbacks = {});
+
+// exported: every pet of the store in `options.data_dir`, through export_from (which must
 // succeed, or the test fails).
 [[nodiscard]] std::vector<domain::Pet> exported(const adapters::LmdbOptions& options);
 

@@ -88,7 +88,7 @@ TEST(JsonlPetReader, ARepeatedIdIsAProblemOfTheLaterLines) {
   EXPECT_EQ(lines.problem_count, 4U);
   EXPECT_EQ(lines.problems, (std::vector<LineProblem>{
                                 {3, "id 5 appears again; first on line 1"},
-                                {4, "the line is not valid JSON"},
+                                {4, "the line is not valid JSON (column 1)"},
                                 {5, "id 5 appears again; first on line 1"},
                                 {6, "id 6 appears again; first on line 2"},
                             }));

@@ -1,13 +1,14 @@
 // backup_lmdb_store: the copy opens as a store with the same pets, ids and idempotency records;
 // the output directory must be new or empty; a data dir without a store is refused.
 
+#include "adapters/storage/lmdb/lmdb_backup.hpp"
+
 #include <fstream>
 #include <optional>
 #include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 #include "ports/pet_repository_contract.hpp"
 
@@ -18,12 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using adapters::backup_lmdb_store;
-
-unsigned mode_of(const fs::path& path) {
-  struct stat info {};
-  EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
-  return info.st_mode & 0777U;
-}
 
 TEST(LmdbBackup, TheCopyIsAStoreWithTheSamePetsIdsAndIdempotencyRecords) {
   const TempDir temp;
@@ -68,7 +63,7 @@ TEST(LmdbBackup, CompactionLeavesOutFreedPages) {
 TEST(LmdbBackup, AnEmptyExistingDirIsUsed) {
   const TempDir temp;
   const TempDir out;
-  ASSERT_TRUE(adapters::import_lmdb_pets(options_for(temp.path()), sample_pets(10)));
+  ASSERT_TRUE(import_into(options_for(temp.path()), sample_pets(10)));
   ASSERT_TRUE(backup_lmdb_store(options_for(temp.path()), out.path()));
   EXPECT_EQ(exported(options_for(out.path())), sample_pets(10));
 }
@@ -76,7 +71,7 @@ TEST(LmdbBackup, AnEmptyExistingDirIsUsed) {
 TEST(LmdbBackup, ANonEmptyOrNonDirectoryOutputIsRefusedAndLeftAlone) {
   const TempDir temp;
   const auto options = options_for(temp.path());
-  ASSERT_TRUE(adapters::import_lmdb_pets(options, sample_pets(3)));
+  ASSERT_TRUE(import_into(options, sample_pets(3)));
   const fs::path busy = temp.path() / "busy";
   fs::create_directory(busy);
   std::ofstream(busy / "note") << "keep me";
@@ -99,7 +94,7 @@ TEST(LmdbBackup, ANonEmptyOrNonDirectoryOutputIsRefusedAndLeftAlone) {
 
 TEST(LmdbBackup, AMissingParentIsAnErrorAndNothingIsCreated) {
   const TempDir temp;
-  ASSERT_TRUE(adapters::import_lmdb_pets(options_for(temp.path()), sample_pets(3)));
+  ASSERT_TRUE(import_into(options_for(temp.path()), sample_pets(3)));
   const fs::path out = temp.path() / "no" / "such" / "dir";
   const auto refused = backup_lmdb_store(options_for(temp.path()), out);
   ASSERT_FALSE(refused);

@@ -1,5 +1,5 @@
-// export_lmdb_pets and import_lmdb_pets on stores this process owns: round trips, ids and the
-// next id, all-or-nothing refusals, and the data dir checks.
+// ExportPets and ImportPets over the LMDB archive, on stores this process owns: round trips, ids
+// and the next id, all-or-nothing refusals, map growth, and the data dir checks.
 
 #include <limits>
 #include <random>
@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include "adapters/jsonl/jsonl_pet_reader.hpp"
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
@@ -19,15 +18,13 @@ namespace petstore::tests {
 namespace {
 
 namespace fs = std::filesystem;
-using adapters::export_lmdb_pets;
-using adapters::import_lmdb_pets;
 
 using Pets = std::vector<domain::Pet>;
 
 constexpr std::int64_t max_id = std::numeric_limits<std::int64_t>::max();
 
 void import_ok(const adapters::LmdbOptions& options, const std::vector<domain::Pet>& pets) {
-  const auto report = import_lmdb_pets(options, pets);
+  const auto report = import_into(options, pets);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->pets, pets.size());
 }
@@ -68,7 +65,7 @@ TEST(LmdbExportImport, TheSinkCanStopAnExport) {
   import_ok(options_for(temp.path()), sample_pets(10));
   std::size_t seen = 0;
   const auto report =
-      export_lmdb_pets(options_for(temp.path()), [&](const domain::Pet&) { return ++seen < 3; });
+      export_from(options_for(temp.path()), [&](const domain::Pet&) { return ++seen < 3; });
   ASSERT_TRUE(report);
   EXPECT_FALSE(report->complete);
   EXPECT_EQ(report->pets, 2U);
@@ -82,11 +79,11 @@ TEST(LmdbExportImport, CreatesContinueAboveTheImportedIds) {
     const auto repository = open_repository(options);
     ASSERT_EQ(create_pet(*repository, new_pet("first")).value().id.value, 1);
   }
-  const auto report = import_lmdb_pets(options, Pets{pet(100, "imported", 1), pet(40, "gap", 2)});
+  const auto report = import_into(options, Pets{pet(100, "imported", 1), pet(40, "gap", 2)});
   ASSERT_TRUE(report);
   EXPECT_EQ(report->next_id, 101U);
   // A lower id than the next one does not move it back.
-  ASSERT_EQ(import_lmdb_pets(options, Pets{pet(50, "lower", 3)}).value().next_id, 101U);
+  ASSERT_EQ(import_into(options, Pets{pet(50, "lower", 3)}).value().next_id, 101U);
   const auto repository = open_repository(options);
   EXPECT_EQ(create_pet(*repository, new_pet("next")).value().id.value, 101);
   EXPECT_EQ(get_now(*repository, domain::PetId{40}).value(), pet(40, "gap", 2));
@@ -96,7 +93,7 @@ TEST(LmdbExportImport, CreatesContinueAboveTheImportedIds) {
 TEST(LmdbExportImport, ImportingTheLastIdLeavesNoIdForCreates) {
   const TempDir temp;
   const auto options = options_for(temp.path());
-  ASSERT_EQ(import_lmdb_pets(options, Pets{pet(max_id, "last", 1)}).value().next_id,
+  ASSERT_EQ(import_into(options, Pets{pet(max_id, "last", 1)}).value().next_id,
             std::uint64_t{1} << 63U);
   const auto repository = open_repository(options);
   const auto created = create_pet(*repository, new_pet("one more"));
@@ -112,9 +109,9 @@ TEST(LmdbExportImport, AnIdAlreadyStoredFailsTheWholeImport) {
   const std::vector<domain::Pet> batch{pet(1, "new", 1), pet(2, "new", 1),
                                        pet(5, "intruder", 9, domain::PetStatus::pending)};
   std::optional<std::size_t> conflict;
-  adapters::ImportCallbacks callbacks;
-  callbacks.conflict = [&](std::size_t index) { conflict = index; };
-  const auto report = import_lmdb_pets(options, batch, callbacks);
+  application::ImportCallbacks callbacks;
+  callbacks.refused = [&](std::size_t index) { conflict = index; };
+  const auto report = import_into(options, batch, callbacks);
   ASSERT_FALSE(report);
   EXPECT_EQ(report.error().code, domain::ErrorCode::conflict);
   EXPECT_EQ(report.error().message, "id 5 is already in the store");
@@ -128,7 +125,7 @@ TEST(LmdbExportImport, AnIdAlreadyStoredFailsTheWholeImport) {
 TEST(LmdbExportImport, AnIdBelowOneIsRefusedBeforeAnythingIsWritten) {
   const TempDir temp;
   const auto options = options_for(temp.path());
-  const auto report = import_lmdb_pets(options, Pets{pet(1, "fine", 1), pet(0, "zero", 1)});
+  const auto report = import_into(options, Pets{pet(1, "fine", 1), pet(0, "zero", 1)});
   ASSERT_FALSE(report);
   EXPECT_EQ(report.error().code, domain::ErrorCode::invalid_argument);
   EXPECT_EQ(report.error().message, "id must be at least 1, not 0");
@@ -142,9 +139,9 @@ TEST(LmdbExportImport, AnImportLargerThanTheMapGrowsItAndReportsProgress) {
   options.map_growth_step = adapters::mebibyte;
   const auto pets = shuffled(sample_pets(20'000));
   std::vector<std::size_t> progress;
-  adapters::ImportCallbacks callbacks;
+  application::ImportCallbacks callbacks;
   callbacks.progress = [&](std::size_t written) { progress.push_back(written); };
-  const auto report = import_lmdb_pets(options, pets, callbacks);
+  const auto report = import_into(options, pets, callbacks);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(progress.back(), pets.size());
   // The map was full at least once: the transaction started over, and so did its progress.
@@ -162,13 +159,13 @@ TEST(LmdbExportImport, ImportCreatesAMissingDataDir) {
 TEST(LmdbExportImport, ExportRefusesADirWithoutAStoreAndCreatesNothing) {
   const TempDir temp;
   const auto sink = [](const domain::Pet&) { return true; };
-  const auto missing = export_lmdb_pets(options_for(temp.path() / "typo"), sink);
+  const auto missing = export_from(options_for(temp.path() / "typo"), sink);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().message,
             "data dir " + (temp.path() / "typo").string() + " does not exist");
   EXPECT_FALSE(fs::exists(temp.path() / "typo"));
 
-  const auto empty = export_lmdb_pets(options_for(temp.path()), sink);
+  const auto empty = export_from(options_for(temp.path()), sink);
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.error().message,
             "data dir " + temp.path().string() + " holds no store (no data.mdb)");

@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/lmdb/lmdb_create_batch.hpp"
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 #include "ports/pet_repository_contract.hpp"
@@ -68,7 +67,7 @@ TEST(LmdbLiveStore, AnImportIsSeenWholeAndTheWritersIdsContinueAboveIt) {
   for (std::int64_t id = imported_from; id < imported_from + 500; ++id) {
     batch.push_back(pet(id, "imported", id));
   }
-  const auto report = adapters::import_lmdb_pets(options_for(temp.path()), batch);
+  const auto report = import_into(options_for(temp.path()), batch);
   ASSERT_TRUE(report) << report.error().message;
   // Creates are one at a time: of those acknowledged after the import returned, only the first
   // can have committed before it.

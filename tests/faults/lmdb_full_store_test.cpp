@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -16,8 +15,10 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "support/router_harness.hpp"
+#include "support/temp_dir.hpp"
 
-#include "faults/service_harness.hpp"
+#include "faults/fault_assertions.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -25,27 +26,6 @@ namespace {
 constexpr std::size_t max_map_size = 256 * 1024;
 constexpr int wave_size = 32;      // creates in flight at once, so that batches commit together
 constexpr int max_creates = 4000;  // far more than 256 KiB holds
-
-// Dir: a fresh directory, removed with everything in it at destruction.
-class Dir {
- public:
-  Dir() {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() /
-            ("petstore-faults-" + std::to_string(random()) + std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  Dir(const Dir&) = delete;
-  Dir& operator=(const Dir&) = delete;
-  ~Dir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 adapters::LmdbOptions tiny_store(const std::filesystem::path& dir) {
   adapters::LmdbOptions options;
@@ -81,10 +61,10 @@ struct Filling {
   int sent = 0;
 
   // send: `count` creates in flight at once; false when any of them answered 503.
-  bool send(const ServiceHarness& service, int count) {
-    std::vector<Request> wave;
+  bool send(const RouterHarness& service, int count) {
+    std::vector<TestRequest> wave;
     for (int i = 0; i < count; ++i) {
-      wave.push_back(post_pet(name_of(sent + i)));
+      wave.push_back(post_pet(new_pet_json(name_of(sent + i))));
     }
     const auto responses = service.send_all(wave);
     const int before = unavailable;
@@ -105,7 +85,7 @@ struct Filling {
 
 // fill: waves of creates until one sees a 503, then single creates until one fails too, so that
 // the store is full even for one more pet.
-Filling fill(const ServiceHarness& service) {
+Filling fill(const RouterHarness& service) {
   Filling filling;
   while (filling.sent < max_creates && filling.send(service, wave_size)) {
   }
@@ -123,14 +103,14 @@ std::vector<ListedPet> as_list(const std::map<std::int64_t, std::string>& pets) 
 }
 
 TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) {
-  const Dir dir;
+  const TempDir dir;
   const auto options = tiny_store(dir.path());
   std::map<std::int64_t, std::string> acknowledged;
   std::ostringstream log;
   const auto logger = adapters::logging::Logger::to_stream(log, adapters::logging::LogFormat::text,
                                                            adapters::logging::LogLevel::info);
   {
-    ServiceHarness service(open(options), logger.get());
+    RouterHarness service(open(options), logger.get());
     const Filling filling = fill(service);
     acknowledged = filling.acknowledged;
     ASSERT_LT(filling.sent, max_creates) << "the store never filled up";
@@ -141,11 +121,11 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
     // A full store still serves reads, and still refuses creates.
     EXPECT_EQ(service.list_all(), as_list(acknowledged));
     for (const auto& [id, name] : acknowledged) {
-      const HttpResponse pet = service.send(get("/v1/pets/" + std::to_string(id)));
+      const HttpResponse pet = service.send(request("GET", "/v1/pets/" + std::to_string(id)));
       ASSERT_EQ(pet.status, 200U) << pet.body;
       EXPECT_EQ(listed_pet(pet.body), (ListedPet{id, name}));
     }
-    EXPECT_TRUE(is_unavailable(service.send(post_pet(name_of(max_creates)))));
+    EXPECT_TRUE(is_unavailable(service.send(post_pet(new_pet_json(name_of(max_creates))))));
     service.close_storage();
   }
   // The operator's log names LMDB's own reason; the client saw only "storage is full".
@@ -153,13 +133,13 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
       << log.str().substr(0, 2000);
   EXPECT_NE(log.str().find("MDB_MAP_FULL"), std::string::npos) << log.str().substr(0, 2000);
   {
-    ServiceHarness reopened(open(options));
+    RouterHarness reopened(open(options));
     EXPECT_EQ(reopened.list_all(), as_list(acknowledged));
   }
   auto roomier = options;
   roomier.max_map_size = 4 * max_map_size;
-  ServiceHarness grown(open(roomier));
-  const HttpResponse next = grown.send(post_pet("Rex"));
+  RouterHarness grown(open(roomier));
+  const HttpResponse next = grown.send(post_pet(new_pet_json("Rex")));
   ASSERT_EQ(next.status, 201U) << next.body;
   EXPECT_EQ(listed_pet(next.body).id, acknowledged.rbegin()->first + 1);
   EXPECT_EQ(grown.list_all().size(), acknowledged.size() + 1);

@@ -17,19 +17,27 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/memory/memory_pet_repository.hpp"
+#include "support/router_harness.hpp"
 
+#include "faults/fault_assertions.hpp"
 #include "faults/faulty_pet_repository.hpp"
-#include "faults/service_harness.hpp"
 
 namespace petstore::tests {
 namespace {
+
+// post_pet_once: POST /v1/pets of `name` under Idempotency-Key `key`.
+TestRequest post_pet_once(std::string_view name, std::string key) {
+  TestRequest made = post_pet(new_pet_json(name));
+  made.idempotency_key = std::move(key);
+  return made;
+}
 
 class StorageFaultTest : public testing::Test {
  protected:
   StorageFaultTest() {
     auto faulty = std::make_unique<FaultyPetRepository>(adapters::make_memory_pet_repository());
     storage_ = faulty.get();
-    harness_ = std::make_unique<ServiceHarness>(std::move(faulty), logger_.get());
+    harness_ = std::make_unique<RouterHarness>(std::move(faulty), logger_.get());
   }
 
   // fault_lines: the storage_error lines logged so far, parsed.
@@ -47,7 +55,7 @@ class StorageFaultTest : public testing::Test {
 
   // created: the id of a pet created now; fails the test unless the answer is 201.
   std::int64_t created(const std::string& name) {
-    const HttpResponse response = harness_->send(post_pet(name));
+    const HttpResponse response = harness_->send(post_pet(new_pet_json(name)));
     EXPECT_EQ(response.status, 201U) << response.body;
     return listed_pet(response.body).id;
   }
@@ -56,7 +64,7 @@ class StorageFaultTest : public testing::Test {
   std::unique_ptr<adapters::logging::Logger> logger_ = adapters::logging::Logger::to_stream(
       log_, adapters::logging::LogFormat::json, adapters::logging::LogLevel::info);
   FaultyPetRepository* storage_ = nullptr;  // owned by harness_
-  std::unique_ptr<ServiceHarness> harness_;
+  std::unique_ptr<RouterHarness> harness_;
 };
 
 // is_fault_line: whether `line` is an error-level storage_error of `call` with `error`'s code,
@@ -84,7 +92,7 @@ TEST_P(UnavailableStorageTest, AFailedCreateAnswers503AndLeavesNothingBehind) {
   ASSERT_EQ(created("Rex"), 1);
   storage_->fail_next(RepositoryCall::create, GetParam());
 
-  EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Max"))));
+  EXPECT_TRUE(is_unavailable(harness_->send(post_pet(new_pet_json("Max")))));
 
   EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
   EXPECT_EQ(created("Bella"), 2);  // the failed create took no id
@@ -98,16 +106,17 @@ TEST_P(UnavailableStorageTest, ListAndGetAnswer503DuringTheFaultAnd200After) {
   storage_->fail_until_cleared(RepositoryCall::get, GetParam());
 
   for (int attempt = 0; attempt < 3; ++attempt) {
-    EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets"))));
-    EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets?status=available&limit=5"))));
-    EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets/1"))));
+    EXPECT_TRUE(is_unavailable(harness_->send(request("GET", "/v1/pets"))));
+    EXPECT_TRUE(
+        is_unavailable(harness_->send(request("GET", "/v1/pets?status=available&limit=5"))));
+    EXPECT_TRUE(is_unavailable(harness_->send(request("GET", "/v1/pets/1"))));
   }
   // Requests refused before storage is reached still get their own answers.
-  EXPECT_EQ(harness_->send(get("/v1/pets?limit=0")).status, 400U);
-  EXPECT_EQ(harness_->send(get("/v1/pets/x")).status, 400U);
+  EXPECT_EQ(harness_->send(request("GET", "/v1/pets?limit=0")).status, 400U);
+  EXPECT_EQ(harness_->send(request("GET", "/v1/pets/x")).status, 400U);
 
   storage_->clear();
-  const HttpResponse pet = harness_->send(get("/v1/pets/1"));
+  const HttpResponse pet = harness_->send(request("GET", "/v1/pets/1"));
   EXPECT_EQ(pet.status, 200U) << pet.body;
   EXPECT_EQ(listed_pet(pet.body), (ListedPet{1, "Rex"}));
   EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
@@ -117,7 +126,7 @@ TEST_P(UnavailableStorageTest, ListAndGetAnswer503DuringTheFaultAnd200After) {
 TEST_P(UnavailableStorageTest, TheServiceWorksAgainWhenTheFaultClears) {
   storage_->fail_until_cleared(RepositoryCall::create, GetParam());
   for (int attempt = 0; attempt < 5; ++attempt) {
-    EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Rex"))));
+    EXPECT_TRUE(is_unavailable(harness_->send(post_pet(new_pet_json("Rex")))));
   }
   EXPECT_TRUE(harness_->list_all().empty());
 
@@ -131,12 +140,12 @@ TEST_P(UnavailableStorageTest, TheServiceWorksAgainWhenTheFaultClears) {
 // and a repeat of that retry answers the same pet.
 TEST_P(UnavailableStorageTest, ARetryAfterAFailedCreateWithAnIdempotencyKeyCreatesOnce) {
   storage_->fail_next(RepositoryCall::create, GetParam());
-  EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Rex", 1, "retry-1"))));
+  EXPECT_TRUE(is_unavailable(harness_->send(post_pet_once("Rex", "retry-1"))));
 
-  const HttpResponse retry = harness_->send(post_pet("Rex", 1, "retry-1"));
+  const HttpResponse retry = harness_->send(post_pet_once("Rex", "retry-1"));
   EXPECT_EQ(retry.status, 201U) << retry.body;
   EXPECT_EQ(listed_pet(retry.body), (ListedPet{1, "Rex"}));
-  const HttpResponse repeat = harness_->send(post_pet("Rex", 1, "retry-1"));
+  const HttpResponse repeat = harness_->send(post_pet_once("Rex", "retry-1"));
   EXPECT_EQ(repeat.status, 201U) << repeat.body;
   EXPECT_EQ(listed_pet(repeat.body), (ListedPet{1, "Rex"}));
   EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
@@ -149,10 +158,10 @@ TEST_P(UnavailableStorageTest, EachFaultWritesOneErrorLineForTheOperator) {
   storage_->fail_next(RepositoryCall::list, GetParam());
   storage_->fail_next(RepositoryCall::get, GetParam());
 
-  EXPECT_TRUE(is_unavailable(harness_->send(post_pet("Max"))));
-  EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets"))));
-  EXPECT_TRUE(is_unavailable(harness_->send(get("/v1/pets/1"))));
-  EXPECT_EQ(harness_->send(get("/v1/pets/99")).status, 404U);  // not a fault: no line
+  EXPECT_TRUE(is_unavailable(harness_->send(post_pet(new_pet_json("Max")))));
+  EXPECT_TRUE(is_unavailable(harness_->send(request("GET", "/v1/pets"))));
+  EXPECT_TRUE(is_unavailable(harness_->send(request("GET", "/v1/pets/1"))));
+  EXPECT_EQ(harness_->send(request("GET", "/v1/pets/99")).status, 404U);  // not a fault: no line
 
   const auto lines = fault_lines();
   ASSERT_EQ(lines.size(), 3U);
@@ -188,9 +197,9 @@ TEST_F(InternalStorageTest, EachOperationAnswers500WithoutTheDetails) {
   storage_->fail_next(RepositoryCall::list, StorageFault::internal);
   storage_->fail_next(RepositoryCall::get, StorageFault::internal);
 
-  EXPECT_TRUE(is_internal_error(harness_->send(post_pet("Max"))));
-  EXPECT_TRUE(is_internal_error(harness_->send(get("/v1/pets"))));
-  EXPECT_TRUE(is_internal_error(harness_->send(get("/v1/pets/1"))));
+  EXPECT_TRUE(is_internal_error(harness_->send(post_pet(new_pet_json("Max")))));
+  EXPECT_TRUE(is_internal_error(harness_->send(request("GET", "/v1/pets"))));
+  EXPECT_TRUE(is_internal_error(harness_->send(request("GET", "/v1/pets/1"))));
 
   EXPECT_EQ(harness_->list_all(), (std::vector<ListedPet>{{1, "Rex"}}));
   EXPECT_EQ(created("Max"), 2);
@@ -200,8 +209,8 @@ TEST_F(InternalStorageTest, EachOperationAnswers500WithoutTheDetails) {
 TEST_F(InternalStorageTest, TheDetailsGoToTheLogLine) {
   storage_->fail_next(RepositoryCall::create, StorageFault::internal);
   storage_->fail_next(RepositoryCall::get, StorageFault::internal);
-  EXPECT_TRUE(is_internal_error(harness_->send(post_pet("Max"))));
-  EXPECT_TRUE(is_internal_error(harness_->send(get("/v1/pets/1"))));
+  EXPECT_TRUE(is_internal_error(harness_->send(post_pet(new_pet_json("Max")))));
+  EXPECT_TRUE(is_internal_error(harness_->send(request("GET", "/v1/pets/1"))));
 
   const auto lines = fault_lines();
   ASSERT_EQ(lines.size(), 2U);

@@ -12,15 +12,15 @@ namespace petstore::tests {
 
 class FakeClock final : public ports::Clock {
  public:
-  using time_point = std::chrono::system_clock::time_point;
+  using TimePoint = std::chrono::system_clock::time_point;
 
   // 2026-01-01T00:00:00Z unless told otherwise: a fixed instant keeps runs reproducible.
-  explicit FakeClock(time_point start = time_point(std::chrono::seconds(1767225600)))
+  explicit FakeClock(TimePoint start = TimePoint(std::chrono::seconds(1767225600)))
       : ticks_(start.time_since_epoch().count()) {}
 
   // Clock
-  [[nodiscard]] time_point now() const override {
-    return time_point(std::chrono::system_clock::duration(ticks_.load()));
+  [[nodiscard]] TimePoint now() const override {
+    return TimePoint(std::chrono::system_clock::duration(ticks_.load()));
   }
 
   // advance: moves the clock forward (or back, with a negative `by`).

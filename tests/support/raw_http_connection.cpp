@@ -1,5 +1,6 @@
 #include "support/raw_http_connection.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <utility>
 
 namespace petstore::tests {
 namespace {
@@ -31,22 +33,7 @@ sockaddr_in parse_address(std::string_view address) {
 
 }  // namespace
 
-std::string format_request(std::string_view method, std::string_view target, const Headers& headers,
-                           std::string_view body) {
-  std::string request;
-  request.append(method).append(" ").append(target).append(" HTTP/1.1\r\n");
-  request.append("Host: petstore.test\r\n");
-  for (const auto& [name, value] : headers) {
-    request.append(name).append(": ").append(value).append("\r\n");
-  }
-  if (!body.empty() || method == "POST") {
-    request.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
-  }
-  request.append("\r\n").append(body);
-  return request;
-}
-
-std::string bearer(std::string_view key) { return "Bearer " + std::string(key); }
+std::string loopback(std::uint16_t port) { return "127.0.0.1:" + std::to_string(port); }
 
 std::optional<RawConnection> RawConnection::try_connect(std::string_view address,
                                                         int receive_buffer,
@@ -108,9 +95,20 @@ RawConnection::~RawConnection() {
 }
 
 bool RawConnection::send(std::string_view bytes) {
+  const auto deadline = std::chrono::steady_clock::now() + send_timeout;
   while (!bytes.empty()) {
-    const ssize_t sent = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd poll_fd{fd_, POLLOUT, 0};
+    const int ready = ::poll(&poll_fd, 1, static_cast<int>(std::max<long>(left.count(), 0)));
+    if (ready < 0 && errno == EINTR) {
+      continue;
+    }
+    if (ready == 0) {
+      return false;
+    }
+    const ssize_t sent = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent < 0 && (errno == EINTR || errno == EAGAIN)) {
       continue;
     }
     if (sent <= 0) {
@@ -146,15 +144,14 @@ RawConnection::Fill RawConnection::fill(std::chrono::steady_clock::time_point de
   }
 }
 
-RawResponse RawConnection::read_response(std::chrono::milliseconds timeout) {
+ReadOutcome RawConnection::try_read_response(RawResponse& out, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    RawResponse response;
-    switch (parse_response(buffer_, response)) {
+    switch (parse_response(buffer_, out)) {
       case ParseOutcome::complete:
-        return response;
+        return ReadOutcome::complete;
       case ParseOutcome::malformed:
-        throw std::runtime_error("the server sent a malformed response: " + buffer_);
+        return ReadOutcome::malformed;
       case ParseOutcome::incomplete:
         break;
     }
@@ -162,12 +159,28 @@ RawResponse RawConnection::read_response(std::chrono::milliseconds timeout) {
       case Fill::data:
         break;
       case Fill::closed:
-        throw std::runtime_error("the server closed the connection before a whole response; got: " +
-                                 buffer_);
+        return buffer_.empty() ? ReadOutcome::closed_early : ReadOutcome::truncated;
       case Fill::timeout:
-        throw std::runtime_error("no whole response within the timeout; got: " + buffer_);
+        return ReadOutcome::timed_out;
     }
   }
+}
+
+RawResponse RawConnection::read_response(std::chrono::milliseconds timeout) {
+  RawResponse response;
+  switch (try_read_response(response, timeout)) {
+    case ReadOutcome::complete:
+      return response;
+    case ReadOutcome::malformed:
+      throw std::runtime_error("the server sent a malformed response: " + buffer_);
+    case ReadOutcome::closed_early:
+    case ReadOutcome::truncated:
+      throw std::runtime_error("the server closed the connection before a whole response; got: " +
+                               buffer_);
+    case ReadOutcome::timed_out:
+      break;
+  }
+  throw std::runtime_error("no whole response within the timeout; got: " + buffer_);
 }
 
 RawResponse RawConnection::round_trip(std::string_view request, std::chrono::milliseconds timeout) {
@@ -175,6 +188,15 @@ RawResponse RawConnection::round_trip(std::string_view request, std::chrono::mil
     throw std::runtime_error("the server closed the connection before the request was sent");
   }
   return read_response(timeout);
+}
+
+std::optional<RawResponse> RawConnection::try_round_trip(std::string_view request,
+                                                         std::chrono::milliseconds timeout) {
+  RawResponse response;
+  if (!send(request) || try_read_response(response, timeout) != ReadOutcome::complete) {
+    return std::nullopt;
+  }
+  return response;
 }
 
 std::optional<std::string> RawConnection::read_until_closed(std::chrono::milliseconds timeout) {
@@ -189,6 +211,19 @@ std::optional<std::string> RawConnection::read_until_closed(std::chrono::millise
         return std::nullopt;
     }
   }
+}
+
+RawResponse http_call(std::uint16_t port, std::string_view request) {
+  auto connection = RawConnection::try_connect(loopback(port));
+  if (!connection) {
+    return {};
+  }
+  return connection->try_round_trip(request).value_or(RawResponse{});
+}
+
+RawResponse http_call(std::uint16_t port, std::string_view method, std::string_view target,
+                      std::string_view key, std::string_view body) {
+  return http_call(port, api_request(method, target, key, body));
 }
 
 }  // namespace petstore::tests

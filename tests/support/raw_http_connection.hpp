@@ -5,28 +5,32 @@
 // or never read. Not thread-safe: one connection belongs to one thread at a time.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
+#include "support/raw_http_request.hpp"
 #include "support/raw_http_response.hpp"
 
 namespace petstore::tests {
 
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
 inline constexpr std::chrono::milliseconds default_read_timeout{10'000};
+// A send that cannot finish in this time (the server stopped reading) reports failure.
+inline constexpr std::chrono::milliseconds send_timeout{5'000};
 
-// format_request: an HTTP/1.1 request with `Host: petstore.test`, then `headers`, then
-// Content-Length when there is a body or the method is POST, then the body.
-// Example: format_request("GET", "/v1/pets", {{"Authorization", bearer(test_key_a)}}).
-[[nodiscard]] std::string format_request(std::string_view method, std::string_view target,
-                                         const Headers& headers = {}, std::string_view body = {});
+// ReadOutcome: how try_read_response ended. A drain test must tell a complete response from a
+// truncated one and from a connection closed before any byte, which a friendlier client hides.
+enum class ReadOutcome {
+  complete,      // one whole response
+  closed_early,  // the connection ended (FIN or reset) before any byte of a response
+  truncated,     // the connection ended inside a response
+  timed_out,
+  malformed,
+};
 
-// bearer: the Authorization value that presents `key`.
-[[nodiscard]] std::string bearer(std::string_view key);
+// loopback: "127.0.0.1:PORT".
+[[nodiscard]] std::string loopback(std::uint16_t port);
 
 class RawConnection {
  public:
@@ -46,8 +50,14 @@ class RawConnection {
   RawConnection& operator=(RawConnection&& other) noexcept;
   ~RawConnection();
 
-  // send: writes all of `bytes` at once; false when the server has closed or reset the connection.
+  // send: writes all of `bytes` at once; false when the server has closed or reset the connection,
+  // or has not taken them within send_timeout.
   bool send(std::string_view bytes);
+
+  // try_read_response: the next whole response into `out`, waiting at most `timeout`; any other
+  // outcome leaves `out` alone.
+  ReadOutcome try_read_response(RawResponse& out,
+                                std::chrono::milliseconds timeout = default_read_timeout);
 
   // read_response: the next whole response. Throws std::runtime_error, which fails the test, when
   // none arrives within `timeout`, the server closes first, or the bytes are not HTTP.
@@ -56,6 +66,11 @@ class RawConnection {
   // round_trip: send(request), then read_response().
   [[nodiscard]] RawResponse round_trip(std::string_view request,
                                        std::chrono::milliseconds timeout = default_read_timeout);
+
+  // try_round_trip: as round_trip, but nullopt when the exchange fails (what a killed server
+  // looks like to a load test).
+  [[nodiscard]] std::optional<RawResponse> try_round_trip(
+      std::string_view request, std::chrono::milliseconds timeout = default_read_timeout);
 
   // read_until_closed: the bytes received and not yet read as responses, up to the moment the
   // server closes the connection (FIN or reset); nullopt when it is still open after `timeout`.
@@ -69,5 +84,14 @@ class RawConnection {
   int fd_ = -1;
   std::string buffer_;  // received, not yet taken as a response
 };
+
+// http_call: `request` on a fresh connection to 127.0.0.1:`port`; status 0 when no complete
+// response came.
+[[nodiscard]] RawResponse http_call(std::uint16_t port, std::string_view request);
+
+// http_call: api_request(method, target, key, body) on a fresh connection, as above.
+[[nodiscard]] RawResponse http_call(std::uint16_t port, std::string_view method,
+                                    std::string_view target, std::string_view key = {},
+                                    std::string_view body = {});
 
 }  // namespace petstore::tests

@@ -77,6 +77,14 @@ std::size_t RawResponse::count(std::string_view name) const {
                     [name](const auto& field) { return same_ignoring_case(field.first, name); }));
 }
 
+std::ostream& operator<<(std::ostream& out, const RawResponse& response) {
+  out << response.version << ' ' << response.status << '\n';
+  for (const auto& [name, value] : response.headers) {
+    out << name << ": " << value << '\n';
+  }
+  return out << '\n' << response.body;
+}
+
 ParseOutcome parse_response(std::string& buffer, RawResponse& out) {
   const auto head_end = buffer.find("\r\n\r\n");
   if (head_end == std::string::npos) {

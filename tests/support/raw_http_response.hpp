@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,9 @@ struct RawResponse {
   // count: how many fields are named `name`.
   [[nodiscard]] std::size_t count(std::string_view name) const;
 };
+
+// operator<<: the status line, fields and body, for a failing test's message.
+std::ostream& operator<<(std::ostream& out, const RawResponse& response);
 
 enum class ParseOutcome { complete, incomplete, malformed };
 

@@ -8,7 +8,6 @@ namespace petstore::tests::system {
 namespace {
 
 constexpr std::chrono::seconds load_deadline{30};
-constexpr std::chrono::seconds io_timeout{20};
 constexpr const char* statuses[] = {"available", "pending", "sold"};
 
 }  // namespace
@@ -46,13 +45,14 @@ void CreateLoad::run_client(std::size_t client, std::uint64_t seed) {
                                                        std::numeric_limits<std::int64_t>::max());
   std::uniform_int_distribution<std::size_t> status_pick(0, 3);  // 3: status left out
   LoadRecord mine;
-  auto connection = HttpConnection::open(port_, io_timeout);
+  auto connection = RawConnection::try_connect(loopback(port_));
   ++connected_;
   if (!connection) {
     mine.unexpected.push_back("client " + std::to_string(client) + " could not connect");
   }
   const auto deadline = std::chrono::steady_clock::now() + load_deadline;
-  for (std::size_t n = 0; connection && connection->is_open(); ++n) {
+  bool open = connection.has_value();
+  for (std::size_t n = 0; open; ++n) {
     if (std::chrono::steady_clock::now() >= deadline) {
       mine.hit_deadline = true;
       break;
@@ -61,11 +61,12 @@ void CreateLoad::run_client(std::size_t client, std::uint64_t seed) {
     WirePet pet{0, name_prefix_ + "-c" + std::to_string(client) + "-" + std::to_string(n),
                 category(random), statuses[pick % 3]};
     mine.sent.push_back(pet);
-    const auto response = connection->request("POST", "/v1/pets", api_key_,
-                                              new_pet_json(pet, /*omit_status=*/pick == 3));
+    const auto response = request(*connection, "POST", "/v1/pets", api_key_,
+                                  new_pet_json(pet, /*omit_status=*/pick == 3));
     if (!response) {
       break;  // the server is gone: this create may or may not have been stored
     }
+    open = response->header("Connection").value_or("") != "close";
     const auto created = parse_pet(response->body);
     if (response->status != 201 || !created ||
         response->header("Location") != "/v1/pets/" + std::to_string(created->id)) {

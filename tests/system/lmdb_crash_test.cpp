@@ -5,45 +5,34 @@
 // Rerun a failing draw with PETSTORE_CRASH_SEED=<the seed printed>.
 
 #include <algorithm>
-#include <cerrno>
+#include <csignal>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "support/child_process.hpp"
+#include "support/temp_dir.hpp"
+
 #include "catalogue_audit.hpp"
-#include "child_process.hpp"
 #include "create_load.hpp"
 
 namespace petstore::tests::system {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr int rounds = 4;
 constexpr std::size_t clients = 16;
 constexpr int creates_after_restart = 8;
 constexpr std::chrono::seconds start_timeout{60};
-constexpr std::chrono::seconds io_timeout{20};
 
 std::uint64_t choose_seed() {
   if (const char* fixed = std::getenv("PETSTORE_CRASH_SEED"); fixed != nullptr) {
     return std::strtoull(fixed, nullptr, 10);
   }
   return (std::uint64_t{std::random_device{}()} << 32U) | std::random_device{}();
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::string first_of(const std::vector<std::string>& problems) {
@@ -57,44 +46,54 @@ std::string first_of(const std::vector<std::string>& problems) {
 class LmdbCrashTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "petstore-crash-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-    const auto key =
-        run_program({PETSTORE_BINARY, "keys", "new", "--api-keys", keys_file()}, dir_ / "keys.log");
-    ASSERT_TRUE(key && key->size() > 1) << read_text(dir_ / "keys.log");
-    key_ = key->substr(0, key->find('\n'));
+    ChildOptions make_key;
+    make_key.program = PETSTORE_BINARY;
+    make_key.args = {"keys", "new", "--api-keys", keys_file()};
+    const Completed keys = run_to_completion(make_key);
+    ASSERT_TRUE(keys.status.exited_with(0) && keys.out.size() > 1) << keys.err;
+    key_ = keys.out.substr(0, keys.out.find('\n'));
   }
 
   void TearDown() override {
     server_.reset();
     if (HasFailure()) {
-      std::cout << "kept for inspection: " << dir_ << " (serve.log has the server's stderr)\n";
-      return;
+      dir_.keep();
+      std::cout << "kept for inspection: " << dir_.path()
+                << " (serve.log has the server's stderr)\n";
     }
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
   }
 
-  [[nodiscard]] std::string keys_file() const { return (dir_ / "api-keys").string(); }
+  [[nodiscard]] std::string keys_file() const { return (dir_.path() / "api-keys").string(); }
 
   void start_server() {
-    server_ = ChildProcess::start(
-        {PETSTORE_BINARY, "serve", "--log-level", "warn", "--storage", "lmdb", "--data-dir",
-         (dir_ / "data").string(), "--api-keys", keys_file(), "--listen", "127.0.0.1:0"},
-        dir_ / "serve.log");
-    ASSERT_NE(server_, nullptr) << "cannot run " << PETSTORE_BINARY << ": " << std::strerror(errno);
-    const auto line = server_->read_line(start_timeout);
-    const std::string prefix = "listening on http://127.0.0.1:";
-    ASSERT_TRUE(line && line->starts_with(prefix)) << read_text(dir_ / "serve.log");
-    port_ = static_cast<std::uint16_t>(std::stoul(line->substr(prefix.size())));
+    ChildOptions serve;
+    serve.program = PETSTORE_BINARY;
+    serve.args = {"serve",
+                  "--log-level",
+                  "warn",
+                  "--storage",
+                  "lmdb",
+                  "--data-dir",
+                  (dir_.path() / "data").string(),
+                  "--api-keys",
+                  keys_file(),
+                  "--listen",
+                  "127.0.0.1:0"};
+    serve.stderr_file = dir_.path() / "serve.log";
+    server_ = std::make_unique<ChildProcess>(serve);
+    const auto line = server_->wait_for_stdout_line("listening on", start_timeout);
+    const std::string said = "listening on http://127.0.0.1:";
+    ASSERT_TRUE(line && line->find(said) != std::string::npos)
+        << read_text(dir_.path() / "serve.log");
+    port_ = static_cast<std::uint16_t>(std::stoul(line->substr(line->find(said) + said.size())));
   }
 
   // The load, and the kill `kill_after` into it.
   void load_and_kill(int round, std::uint64_t seed, std::chrono::milliseconds kill_after) {
     CreateLoad load(port_, key_, "r" + std::to_string(round), seed, clients);
     std::this_thread::sleep_for(kill_after);
-    server_->kill_hard();
+    server_->send_signal(SIGKILL);
+    (void)server_->wait_for_exit(start_timeout);
     LoadRecord record = load.finish();
     std::cout << "round " << round << ": killed " << kill_after.count() << " ms into the load; "
               << record.sent.size() << " creates sent, " << record.acknowledged.size()
@@ -112,15 +111,14 @@ class LmdbCrashTest : public ::testing::Test {
 
   // Every check on the restarted server: the whole listing, then each acknowledged pet by id.
   void audit_after_restart() {
-    auto connection = HttpConnection::open(port_, io_timeout);
-    ASSERT_TRUE(connection);
-    const auto listing = list_all(*connection, key_);
+    auto connection = RawConnection::connect(loopback(port_));
+    const auto listing = list_all(connection, key_);
     ASSERT_TRUE(listing.value) << listing.error;
     const auto problems = audit_catalogue(*listing.value, sent_, acknowledged_);
     EXPECT_TRUE(problems.empty()) << first_of(problems);
     std::vector<std::string> by_id;
     for (const auto& [name, pet] : acknowledged_) {
-      const auto got = get_pet(*connection, key_, pet.id);
+      const auto got = get_pet(connection, key_, pet.id);
       ASSERT_TRUE(got.value) << got.error;
       if (*got.value != pet) {
         by_id.push_back("GET of acknowledged " + describe(pet) + ": " +
@@ -135,13 +133,12 @@ class LmdbCrashTest : public ::testing::Test {
 
   // Creates on the restarted server: ids above every id assigned before, still increasing.
   void create_after_restart(int round) {
-    auto connection = HttpConnection::open(port_, io_timeout);
-    ASSERT_TRUE(connection);
+    auto connection = RawConnection::connect(loopback(port_));
     for (int n = 0; n < creates_after_restart; ++n) {
       const WirePet pet{0, "after-r" + std::to_string(round) + "-" + std::to_string(n), -n, "sold"};
       sent_.emplace(pet.name, pet);
       const auto response =
-          connection->request("POST", "/v1/pets", key_, new_pet_json(pet, /*omit_status=*/false));
+          request(connection, "POST", "/v1/pets", key_, new_pet_json(pet, /*omit_status=*/false));
       ASSERT_TRUE(response && response->status == 201) << (response ? response->body : "none");
       const auto created = parse_pet(response->body);
       ASSERT_TRUE(created);
@@ -151,7 +148,7 @@ class LmdbCrashTest : public ::testing::Test {
     }
   }
 
-  fs::path dir_;
+  TempDir dir_;
   std::string key_;
   std::unique_ptr<ChildProcess> server_;
   std::uint16_t port_ = 0;
@@ -175,7 +172,9 @@ TEST_F(LmdbCrashTest, KillDuringConcurrentCreatesLosesNoAcknowledgedPet) {
     ASSERT_NO_FATAL_FAILURE(audit_after_restart());
     ASSERT_NO_FATAL_FAILURE(create_after_restart(round));
   }
-  EXPECT_EQ(server_->stop(std::chrono::seconds(30)), 0) << "a clean stop after the crashes";
+  ASSERT_TRUE(server_->send_signal(SIGTERM));
+  EXPECT_TRUE(server_->wait_for_exit(std::chrono::seconds(30)).exited_with(0))
+      << "a clean stop after the crashes";
 }
 
 }  // namespace

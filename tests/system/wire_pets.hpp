@@ -3,13 +3,14 @@
 // get one, and read the whole catalogue by following the Link rel="next" pages. Every helper
 // reports a failure as text (the request and what came back) so the test can show it.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "http_connection.hpp"
+#include "support/raw_http_connection.hpp"
 
 namespace petstore::tests::system {
 
@@ -31,6 +32,15 @@ struct WirePet {
 // parse_pet: the Pet object of `json`, nullopt unless it has exactly the four members, typed.
 [[nodiscard]] std::optional<WirePet> parse_pet(std::string_view json);
 
+// exchange_timeout: how long a system test waits for one response.
+inline constexpr std::chrono::seconds exchange_timeout{20};
+
+// request: `method target` with the bearer `api_key` and `body` as JSON, on a kept-alive
+// connection; nullopt when the exchange failed (what a killed server looks like).
+[[nodiscard]] std::optional<RawResponse> request(RawConnection& connection, std::string_view method,
+                                                 std::string_view target, std::string_view api_key,
+                                                 std::string_view body = {});
+
 template <class T>
 struct Outcome {
   std::optional<T> value;
@@ -38,12 +48,12 @@ struct Outcome {
 };
 
 // get_pet: GET /v1/pets/{id}; a 404 is a value of nullopt, anything else but 200 an error.
-[[nodiscard]] Outcome<std::optional<WirePet>> get_pet(HttpConnection& connection,
+[[nodiscard]] Outcome<std::optional<WirePet>> get_pet(RawConnection& connection,
                                                       std::string_view api_key, std::int64_t id);
 
 // list_all: every pet, in the order the pages give them, from GET /v1/pets?limit=100 and each
 // next page its Link header names.
-[[nodiscard]] Outcome<std::vector<WirePet>> list_all(HttpConnection& connection,
+[[nodiscard]] Outcome<std::vector<WirePet>> list_all(RawConnection& connection,
                                                      std::string_view api_key);
 
 }  // namespace petstore::tests::system

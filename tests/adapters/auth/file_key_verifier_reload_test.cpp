@@ -6,7 +6,7 @@
 
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/auth/key_digest.hpp"
-#include "adapters/auth/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace petstore::adapters::auth {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/auth/key_digest.hpp"
-#include "adapters/auth/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace petstore::adapters::auth {
 namespace {

@@ -11,7 +11,7 @@
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/auth/key_digest.hpp"
 #include "adapters/auth/key_file_access.hpp"
-#include "adapters/auth/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace petstore::adapters::auth {
 namespace {

@@ -1,10 +1,11 @@
-#include "bootstrap/child_process.hpp"
+#include "support/child_process.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <fcntl.h>
 #include <poll.h>
+#include <pty.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -28,13 +29,15 @@ std::vector<std::string> environment_for(const std::map<std::string, std::string
     }
   }
   for (const auto& [name, value] : extra) {
-    entries.push_back(name + "=" + value);
+    entries.push_back(name);
+    entries.back().append("=").append(value);
   }
   return entries;
 }
 
 std::vector<char*> pointers_to(std::vector<std::string>& texts) {
   std::vector<char*> pointers;
+  pointers.reserve(texts.size() + 1);
   for (auto& text : texts) {
     pointers.push_back(text.data());
   }
@@ -52,23 +55,78 @@ ExitStatus decode(int wait_status) {
   return status;
 }
 
+// Pipes: the parent's read ends and the child's write ends of stdout and stderr; -1 where there is
+// none (stderr to a file, or both on one terminal).
+struct Pipes {
+  std::array<int, 2> read_ends{-1, -1};
+  std::array<int, 2> write_ends{-1, -1};
+
+  void close_write_ends() {
+    if (write_ends[1] >= 0 && write_ends[1] != write_ends[0]) {
+      ::close(write_ends[1]);
+    }
+    if (write_ends[0] >= 0) {
+      ::close(write_ends[0]);
+    }
+    write_ends = {-1, -1};
+  }
+};
+
+bool make_pipe(int& read_end, int& write_end) {
+  std::array<int, 2> fds{-1, -1};
+  if (::pipe2(fds.data(), O_CLOEXEC) != 0) {
+    return false;
+  }
+  read_end = fds[0];
+  write_end = fds[1];
+  return true;
+}
+
+// open_output: the descriptors the child writes its output to, per `options`.
+bool open_output(const ChildOptions& options, Pipes& pipes) {
+  if (options.on_terminal) {
+    int terminal = -1;
+    int child_side = -1;
+    if (::openpty(&terminal, &child_side, nullptr, nullptr, nullptr) != 0) {
+      return false;
+    }
+    ::fcntl(terminal, F_SETFD, FD_CLOEXEC);
+    ::fcntl(child_side, F_SETFD, FD_CLOEXEC);
+    pipes.read_ends[0] = terminal;
+    pipes.write_ends = {child_side, child_side};
+    return true;
+  }
+  if (!make_pipe(pipes.read_ends[0], pipes.write_ends[0])) {
+    return false;
+  }
+  return !options.stderr_file.empty() || make_pipe(pipes.read_ends[1], pipes.write_ends[1]);
+}
+
 }  // namespace
 
 ChildProcess::ChildProcess(const ChildOptions& options) {
-  std::array<int, 2> out{-1, -1};
-  std::array<int, 2> err{-1, -1};
-  if (::pipe2(out.data(), O_CLOEXEC) != 0 || ::pipe2(err.data(), O_CLOEXEC) != 0) {
-    for (const int fd : {out[0], out[1], err[0], err[1]}) {
-      if (fd >= 0) ::close(fd);
+  Pipes pipes;
+  if (!open_output(options, pipes)) {
+    pipes.close_write_ends();
+    for (const int fd : pipes.read_ends) {
+      if (fd >= 0) {
+        ::close(fd);
+      }
     }
     output_closed_ = true;
     return;
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  const std::string input = options.stdin_file.empty() ? "/dev/null" : options.stdin_file.string();
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, input.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipes.write_ends[0], STDOUT_FILENO);
+  if (pipes.write_ends[1] >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, pipes.write_ends[1], STDERR_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.stderr_file.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
+  }
   if (!options.working_dir.empty()) {
     posix_spawn_file_actions_addchdir_np(&actions, options.working_dir.c_str());
   }
@@ -82,9 +140,8 @@ ChildProcess::ChildProcess(const ChildOptions& options) {
     pid_ = -1;
   }
   posix_spawn_file_actions_destroy(&actions);
-  ::close(out[1]);
-  ::close(err[1]);
-  reader_ = std::thread([this, out, err] { read_output(out[0], err[0]); });
+  pipes.close_write_ends();  // so that the reader sees the end once the child has gone
+  reader_ = std::thread([this, fds = pipes.read_ends] { read_output(fds[0], fds[1]); });
 }
 
 ChildProcess::~ChildProcess() {

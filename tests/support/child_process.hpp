@@ -1,12 +1,14 @@
 #pragma once
-// ChildProcess: runs a program as a child process (posix_spawn) with stdin from /dev/null and
-// stdout and stderr captured by a reader thread. Every wait is bounded: a wait that times out
-// kills the child by its PID (SIGKILL) and reaps it, and so does the destructor, so a hung child
-// never outlives its test. The environment is the test's own minus every PETSTORE_* variable,
-// plus what the caller adds, so that a developer's shell cannot change what a test sees.
+// ChildProcess: the one way a test runs a program: a child process (posix_spawn) with stdin from
+// /dev/null or a file, and stdout and stderr captured by a reader thread (or stderr appended to a
+// file, or both on a pseudo-terminal). Every wait is bounded: a wait that times out kills the
+// child by its PID (SIGKILL) and reaps it, and so does the destructor, so a hung child never
+// outlives its test. The environment is the test's own minus every PETSTORE_* variable, plus
+// what the caller adds, so that a developer's shell cannot change what a test sees.
 
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -35,6 +37,9 @@ struct ChildOptions {
   std::vector<std::string> args;  // without argv[0]
   std::map<std::string, std::string> env;
   std::filesystem::path working_dir;  // empty: the test's own
+  std::filesystem::path stdin_file;   // empty: /dev/null
+  std::filesystem::path stderr_file;  // empty: captured; else appended to, kept for a post-mortem
+  bool on_terminal = false;  // stdout and stderr on one pseudo-terminal, captured as stdout
 };
 
 class ChildProcess {
@@ -89,7 +94,7 @@ struct Completed {
   std::string err;
 };
 
-// run_to_completion: runs the child and waits at most `timeout` for it to exit.
+// run_to_completion: runs the child and waits at most `timeout` for it to exit (then kills it).
 Completed run_to_completion(const ChildOptions& options,
                             std::chrono::milliseconds timeout = std::chrono::seconds(10));
 

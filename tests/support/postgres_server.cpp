@@ -1,0 +1,200 @@
+#include "support/postgres_server.hpp"
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <grp.h>
+#include <libpq-fe.h>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace petstore::tests {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const fs::path postgres_bin = "/usr/lib/postgresql/15/bin";
+constexpr uid_t nobody = 65534;
+constexpr gid_t nogroup = 65534;
+
+// spawn: runs `args` as nobody when we are root, stdout and stderr appended to `log`, killed
+// (SIGKILL) should the starting thread end first. Returns the child's PID.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+  std::vector<char*> argv;
+  for (const auto& arg : args) {
+    argv.push_back(const_cast<char*>(arg.c_str()));  // NOLINT: execv's signature
+  }
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid != 0) {
+    return pid;
+  }
+  // In the child: only async-signal-safe calls until exec.
+  const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (out >= 0) {
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+  }
+  if (geteuid() == 0 &&
+      (setgroups(0, nullptr) != 0 || setgid(nogroup) != 0 || setuid(nobody) != 0)) {
+    _exit(126);
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // after the uid change, which would clear it
+  execv(argv[0], argv.data());
+  _exit(127);
+}
+
+// wait_for: the exit status of `pid`, or -1 when it is still running after `timeout`.
+int wait_for(pid_t pid, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int status = 0;
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) {
+      return status;
+    }
+    if (done < 0 || std::chrono::steady_clock::now() >= deadline) {
+      return -1;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+}
+
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+PostgresServer::PostgresServer() {
+  std::string pattern = (fs::temp_directory_path() / "petstore-pg-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("mkdtemp failed");
+  }
+  dir_ = pattern;
+  if (geteuid() == 0 && chown(dir_.c_str(), nobody, nogroup) != 0) {
+    throw std::runtime_error("cannot hand " + dir_.string() + " to nobody");
+  }
+  const pid_t initdb = spawn({(postgres_bin / "initdb").string(), "-D", data_dir().string(), "-U",
+                              "petstore", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"},
+                             log_file());
+  const int status = wait_for(initdb, 120s);
+  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (status == -1) {
+      kill(initdb, SIGKILL);
+      waitpid(initdb, nullptr, 0);
+    }
+    throw std::runtime_error("initdb failed:\n" + log());
+  }
+  start();
+}
+
+PostgresServer::~PostgresServer() {
+  stop();
+  std::error_code ignored;
+  fs::remove_all(dir_, ignored);
+}
+
+void PostgresServer::start() {
+  if (pid_ > 0) {
+    return;
+  }
+  // fsync off: the tests stop the server cleanly (which writes everything), never pull its power.
+  pid_ =
+      spawn({(postgres_bin / "postgres").string(), "-D", data_dir().string(), "-k", dir_.string(),
+             "-c", "listen_addresses=", "-c", "fsync=off", "-c", "max_connections=200"},
+            log_file());
+  wait_until_accepting();
+}
+
+void PostgresServer::stop() {
+  if (pid_ <= 0) {
+    return;
+  }
+  kill(pid_, SIGINT);  // fast shutdown
+  if (wait_for(pid_, 60s) == -1) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  pid_ = -1;
+}
+
+void PostgresServer::wait_until_accepting() {
+  const std::string conninfo = url("postgres");
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (PQping(conninfo.c_str()) != PQPING_OK) {
+    if (wait_for(pid_, 0ms) != -1) {
+      pid_ = -1;
+      throw std::runtime_error("postgres exited at start:\n" + log());
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      stop();
+      throw std::runtime_error("postgres did not accept connections within 60 s:\n" + log());
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+}
+
+std::string PostgresServer::url(const std::string& database) const {
+  return "postgresql:///" + database + "?host=" + dir_.string() + "&user=petstore";
+}
+
+std::string PostgresServer::create_database() {
+  std::string name = "test_" + std::to_string(++next_database_);
+  PGconn* conn = PQconnectdb(url("postgres").c_str());
+  PGresult* result =
+      PQexec(conn, ("CREATE DATABASE " + name + " TEMPLATE template0 ENCODING 'UTF8'").c_str());
+  const bool created = PQresultStatus(result) == PGRES_COMMAND_OK;
+  const std::string message = PQerrorMessage(conn);
+  PQclear(result);
+  PQfinish(conn);
+  if (!created) {
+    throw std::runtime_error("CREATE DATABASE failed: " + message);
+  }
+  return name;
+}
+
+std::string PostgresServer::log() const { return read_file(log_file()); }
+
+namespace {
+
+// The server every test of the executable shares: made on first use, stopped by gtest's
+// environment teardown (which runs even after failed tests).
+std::unique_ptr<PostgresServer>& shared_slot() {
+  static std::unique_ptr<PostgresServer> server;
+  return server;
+}
+
+class SharedServerEnvironment final : public testing::Environment {
+ public:
+  void TearDown() override { shared_slot().reset(); }
+};
+
+}  // namespace
+
+PostgresServer& shared_postgres_server() {
+  auto& server = shared_slot();
+  if (!server) {
+    server = std::make_unique<PostgresServer>();
+    testing::AddGlobalTestEnvironment(new SharedServerEnvironment);  // gtest owns it
+  }
+  return *server;
+}
+
+}  // namespace petstore::tests
