@@ -2,6 +2,8 @@
 // NewPet and Pet: a pet as the client proposes it, and as the store holds it. Both are built from
 // valid parts only, so holding one means every rule of contract section 5 holds.
 
+#include <utility>
+
 #include "domain/pet_id.hpp"
 #include "domain/pet_name.hpp"
 #include "domain/pet_status.hpp"

@@ -25,13 +25,20 @@ int escaped_unit(std::string_view text) noexcept {
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view text) noexcept {
-  while (!text.empty()) {
-    if (!decode_next(text)) {
-      return false;
+std::size_t valid_utf8_prefix(std::string_view text) noexcept {
+  const std::size_t size = text.size();
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t before = rest.size();
+    if (!decode_next(rest)) {
+      return size - before;
     }
   }
-  return true;
+  return size;
+}
+
+bool is_valid_utf8(std::string_view text) noexcept {
+  return valid_utf8_prefix(text) == text.size();
 }
 
 int hex_digit(char c) noexcept {

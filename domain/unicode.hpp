@@ -15,7 +15,11 @@ namespace petstore::domain::unicode {
 // U+10FFFF and truncated sequences are all rejected). REQUIRES: !text.empty().
 [[nodiscard]] std::optional<char32_t> decode_next(std::string_view& text) noexcept;
 
-// is_valid_utf8: whether all of `text` is well-formed UTF-8 (as decode_next judges it).
+// valid_utf8_prefix: the length of the longest prefix of `text` that is well-formed UTF-8 (as
+// decode_next judges it): the offset of the first bad byte, or text.size() when there is none.
+[[nodiscard]] std::size_t valid_utf8_prefix(std::string_view text) noexcept;
+
+// is_valid_utf8: whether all of `text` is well-formed UTF-8.
 [[nodiscard]] bool is_valid_utf8(std::string_view text) noexcept;
 
 // hex_digit: the value of an ASCII hex digit (either case), or -1 for any other character.

@@ -14,6 +14,8 @@
 #include "adapters/auth/key_file_access.hpp"
 #include "adapters/auth/key_file_format.hpp"
 #include "adapters/auth/posix_file.hpp"
+#include "adapters/files/durable_write.hpp"
+#include "adapters/files/unique_fd.hpp"
 
 namespace petstore::adapters::auth {
 namespace {
@@ -50,7 +52,8 @@ domain::Result<bool> separator_needed(int fd, const std::filesystem::path& file,
 domain::Result<void> append_line(const std::filesystem::path& file, const std::string& line,
                                  std::vector<std::string>& warnings) {
   // Read access too: separator_needed looks at the last byte.
-  const UniqueFd fd(::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600));
+  const files::UniqueFd fd(
+      ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600));
   if (!fd.valid()) {
     return io_error("cannot open API key file", file, errno);
   }
@@ -72,12 +75,16 @@ domain::Result<void> append_line(const std::filesystem::path& file, const std::s
     return separate.error();
   }
   // One write for the whole line: O_APPEND keeps it in one piece next to other appenders.
-  auto written = write_all(fd.get(), *separate ? "\n" + line : line, file);
+  auto written = files::write_all(fd.get(), *separate ? "\n" + line : line);
   if (!written) {
-    return written;
+    return io_error("cannot write", file, written.error().error_number);
   }
-  if (::fsync(fd.get()) != 0) {
-    return io_error("cannot write API key file", file, errno);
+  if (auto synced = files::sync_file(fd.get()); !synced) {
+    return io_error("cannot write API key file", file, synced.error().error_number);
+  }
+  // The directory too: a key file this call created must survive a crash as surely as its line.
+  if (auto synced = files::sync_directory(files::parent_directory(file)); !synced) {
+    return io_error("cannot write API key file", file, synced.error().error_number);
   }
   return {};
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "adapters/auth/posix_file.hpp"
+#include "adapters/files/unique_fd.hpp"
 
 namespace petstore::adapters::auth {
 namespace {
@@ -65,7 +66,7 @@ domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file)
   }
   // O_NONBLOCK in case the file was swapped for a FIFO since: open then returns at once, and
   // fstat below refuses it. On a regular file the flag changes nothing.
-  const UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  const files::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid()) {
     return io_error("cannot open API key file", file, errno);
   }

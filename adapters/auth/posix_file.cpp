@@ -7,12 +7,6 @@
 
 namespace petstore::adapters::auth {
 
-UniqueFd::~UniqueFd() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-  }
-}
-
 domain::Error io_error(std::string_view what, const std::filesystem::path& file, int error_number) {
   return domain::make_error(domain::ErrorCode::unavailable, "api-keys",
                             std::string(what) + " " + file.string() + ": " +
@@ -54,20 +48,6 @@ domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
       return too_large(file, max_size);
     }
   }
-}
-
-domain::Result<void> write_all(int fd, std::string_view bytes, const std::filesystem::path& file) {
-  while (!bytes.empty()) {
-    const ssize_t count = ::write(fd, bytes.data(), bytes.size());
-    if (count < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return io_error("cannot write", file, errno);
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(count));
-  }
-  return {};
 }
 
 }  // namespace petstore::adapters::auth

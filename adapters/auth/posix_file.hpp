@@ -1,6 +1,7 @@
 #pragma once
-// A few POSIX file helpers the key file code shares: an owning descriptor and whole reads and
-// writes that retry on EINTR and short transfers. Errors name the path and errno's text.
+// The key file code's reading helpers: a whole read that retries on EINTR and short transfers and
+// stops past a size limit, and the key file's error messages, which name the path and errno's
+// text. (The descriptor and the durable writes are adapters/files'.)
 
 #include <filesystem>
 #include <string>
@@ -9,21 +10,6 @@
 #include "domain/error.hpp"
 
 namespace petstore::adapters::auth {
-
-// UniqueFd: closes its descriptor on destruction. -1 means none.
-class UniqueFd {
- public:
-  explicit UniqueFd(int fd) noexcept : fd_(fd) {}
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd();
-
-  [[nodiscard]] int get() const noexcept { return fd_; }
-  [[nodiscard]] bool valid() const noexcept { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
 
 // io_error: unavailable, "<what> <path>: <errno text>", for the operator's terminal.
 [[nodiscard]] domain::Error io_error(std::string_view what, const std::filesystem::path& file,
@@ -38,9 +24,5 @@ class UniqueFd {
 [[nodiscard]] domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
                                                    std::size_t max_size,
                                                    std::size_t expected_size = 0);
-
-// write_all: writes every byte of `bytes` to `fd`.
-[[nodiscard]] domain::Result<void> write_all(int fd, std::string_view bytes,
-                                             const std::filesystem::path& file);
 
 }  // namespace petstore::adapters::auth

@@ -1,48 +1,13 @@
-// The encoders of pet_json.hpp. They write straight into the caller's buffer, without building a
-// JSON tree first: a list of 100 pets is one append per member.
+// The Error body and the codes of pet_json.hpp.
 
 #include "adapters/http/pet_json.hpp"
 
-#include <algorithm>
-#include <array>
-#include <charconv>
-#include <cstring>
 #include <stdexcept>
 
 #include "adapters/http/ascii.hpp"
-#include "domain/unicode.hpp"
+#include "adapters/pet_json/pet_encoder.hpp"
 
 namespace petstore::adapters::http {
-namespace {
-
-constexpr std::string_view hex_digits = "0123456789abcdef";
-
-void append_escaped_control(std::string& out, unsigned char byte) {
-  switch (byte) {
-    case '\b':
-      out += "\\b";
-      return;
-    case '\f':
-      out += "\\f";
-      return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
-    default:
-      out += "\\u00";
-      out += hex_digits[byte >> 4U];
-      out += hex_digits[byte & 0x0FU];
-      return;
-  }
-}
-
-}  // namespace
 
 std::string_view to_code(BodyProblem problem) noexcept {
   return problem == BodyProblem::invalid_json ? "invalid_json" : "validation_failed";
@@ -52,126 +17,13 @@ void throw_exception_from_error(const DecodeError& error, const boost::source_lo
   throw std::invalid_argument(error.message);
 }
 
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  while (!text.empty()) {
-    // Copy the longest run that needs no attention in one append.
-    std::size_t run = 0;
-    while (run < text.size()) {
-      const auto byte = static_cast<unsigned char>(text[run]);
-      if (byte < 0x20U || byte >= 0x7FU || byte == '"' || byte == '\\') {
-        break;
-      }
-      ++run;
-    }
-    out.append(text.data(), run);
-    text.remove_prefix(run);
-    if (text.empty()) {
-      break;
-    }
-    const auto byte = static_cast<unsigned char>(text.front());
-    if (byte == '"' || byte == '\\') {
-      out += '\\';
-      out += static_cast<char>(byte);
-      text.remove_prefix(1);
-    } else if (byte < 0x20U || byte == 0x7FU) {
-      append_escaped_control(out, byte);
-      text.remove_prefix(1);
-    } else {
-      const std::string_view before = text;
-      if (domain::unicode::decode_next(text)) {
-        out.append(before.data(), before.size() - text.size());
-      } else {
-        out += "\\ufffd";
-        text.remove_prefix(1);
-      }
-    }
-  }
-  out += '"';
-}
-
-namespace {
-
-// needs_escaping: whether a valid name (domain::PetName: well-formed UTF-8 without control
-// characters) holds a '"' or a '\\', the only bytes of one that JSON escapes. UTF-8 passes as is.
-bool needs_escaping(std::string_view name) {
-  return std::memchr(name.data(), '"', name.size()) != nullptr ||
-         std::memchr(name.data(), '\\', name.size()) != nullptr;
-}
-
-char* put(char* at, std::string_view text) { return std::copy(text.begin(), text.end(), at); }
-
-// The member names and two 64-bit integers of a pet object, beside its name and status.
-constexpr std::size_t pet_fixed_bytes = 48 + 2 * 20;
-// A name of at most 200 code points has at most 4 bytes for each.
-constexpr std::size_t max_name_bytes = 4 * domain::PetName::max_code_points;
-constexpr std::size_t plain_pet_bytes = pet_fixed_bytes + max_name_bytes + 16;
-
-// append_plain_pet: append_pet for a name that needs no escaping, the common case. The object is
-// written on the stack and appended in one piece: a page of pets is the hot path of listPets.
-void append_plain_pet(std::string& out, const domain::Pet& pet) {
-  std::array<char, plain_pet_bytes> text;  // NOLINT(cppcoreguidelines-pro-type-member-init)
-  char* const end = text.data() + text.size();
-  char* at = put(text.data(), R"({"id":)");
-  at = std::to_chars(at, end, pet.id.value).ptr;
-  at = put(at, R"(,"name":")");
-  at = put(at, pet.name.value());
-  at = put(at, R"(","categoryId":)");
-  at = std::to_chars(at, end, pet.category_id.value).ptr;
-  at = put(at, R"(,"status":")");
-  at = put(at, domain::to_string(pet.status));
-  at = put(at, R"("})");
-  out.append(text.data(), at);
-}
-
-// encoded_size_bound: at least the bytes append_pet writes for `pet` when its name is plain.
-std::size_t encoded_size_bound(const domain::Pet& pet) {
-  return pet_fixed_bytes + pet.name.value().size() + domain::to_string(pet.status).size();
-}
-
-}  // namespace
-
-void append_pet(std::string& out, const domain::Pet& pet) {
-  if (pet.name.value().size() <= max_name_bytes && !needs_escaping(pet.name.value())) {
-    append_plain_pet(out, pet);
-    return;
-  }
-  out += R"({"id":)";
-  append_decimal(out, pet.id.value);
-  out += R"(,"name":)";
-  append_json_string(out, pet.name.value());
-  out += R"(,"categoryId":)";
-  append_decimal(out, pet.category_id.value);
-  out += R"(,"status":")";
-  out += domain::to_string(pet.status);  // a fixed, plain word: nothing to escape
-  out += R"("})";
-}
-
-void append_pets(std::string& out, std::span<const domain::Pet> pets) {
-  std::size_t bound = out.size() + 2 + pets.size();  // brackets and commas
-  for (const domain::Pet& pet : pets) {
-    bound += encoded_size_bound(pet);
-  }
-  out.reserve(bound);  // one allocation for a page of plain names
-  out += '[';
-  bool first = true;
-  for (const domain::Pet& pet : pets) {
-    if (!first) {
-      out += ',';
-    }
-    first = false;
-    append_pet(out, pet);
-  }
-  out += ']';
-}
-
 std::string encode_error(std::string_view code, std::string_view message, int status) {
   std::string out;
   out.reserve(48 + code.size() + message.size());
   out += R"({"code":)";
-  append_json_string(out, code);
+  pet_json::append_json_string(out, code);
   out += R"(,"message":)";
-  append_json_string(out, message);
+  pet_json::append_json_string(out, message);
   out += R"(,"status":)";
   append_decimal(out, status);
   out += '}';

@@ -2,14 +2,15 @@
 // One pet as one line of JSON Lines, the format of `petstore export` and `petstore import`:
 // `{"id":1,"name":"Rex","categoryId":7,"status":"available"}`, the API's Pet. Decoding is as strict
 // as the API's body decoding (UTF-8, no repeated member, integers within int64, no fraction or
-// exponent) and also requires exactly these four members, with id >= 1. It never throws on any
-// input, and its messages never copy input bytes beyond a short, plain member name.
+// exponent; pet_json reads and writes both) and also requires exactly these four members, with
+// id >= 1. It never throws on any input, and its messages never copy input bytes beyond a short,
+// plain member name.
 
 #include <cstddef>
-#include <memory>
 #include <string>
 #include <string_view>
 
+#include "adapters/pet_json/pet_object_reader.hpp"
 #include "domain/error.hpp"
 #include "domain/pet.hpp"
 
@@ -24,22 +25,15 @@ void append_pet_line(std::string& out, const domain::Pet& pet);
 // PetLineDecoder: decodes lines one after another, reusing its parser's memory. Not thread-safe.
 class PetLineDecoder {
  public:
-  PetLineDecoder();
-  PetLineDecoder(const PetLineDecoder&) = delete;
-  PetLineDecoder& operator=(const PetLineDecoder&) = delete;
-  ~PetLineDecoder();
-
   // decode: the pet `line` (without its newline) holds, or invalid_argument whose message says
   // why, e.g. "name must not be empty". The field is the member at fault ("" for syntax).
-  // Problems are reported in this order: JSON syntax (the first in the text), an unknown member
-  // (the first), then id, name, categoryId, status.
+  // Problems are reported in this order: JSON syntax (the first in the text, with its column:
+  // "the line is not valid JSON (column 12)"), an unknown member (the first), then id, name,
+  // categoryId, status.
   [[nodiscard]] domain::Result<domain::Pet> decode(std::string_view line);
 
  private:
-  bool fails_at_a_lone_high_surrogate(std::string_view line);
-
-  struct Parser;
-  std::unique_ptr<Parser> parser_;
+  pet_json::PetObjectReader reader_{pet_json::JsonText::line};
 };
 
 // decode_pet_line: PetLineDecoder().decode(line), for a single line.

@@ -2,8 +2,12 @@
 #   domain       : domain/, the standard library, Boost.System's result
 #   ports        : + domain/
 #   application  : + ports/
-#   adapters/http: + application/ (it drives the use cases)
+#   adapters/pet_json: domain/ and its own folder (the pet's JSON, below the adapters that use it)
+#   adapters/http: + application/ (it drives the use cases) + adapters/pet_json/
+#   adapters/jsonl: + adapters/pet_json/
+#   adapters/files: its own folder only (durable file writes, below every adapter that writes one)
 #   other adapters (storage, auth, clock): domain/, ports/ and their own folder
+#   every adapter: + adapters/files/
 #   bootstrap    : anything
 # Usage: cmake -DROOT=<source tree> -P check_dependencies.cmake
 if(NOT ROOT)
@@ -50,10 +54,17 @@ foreach(folder IN LISTS adapter_folders)
   if(NOT IS_DIRECTORY ${ROOT}/${folder} OR folder STREQUAL "adapters/storage")
     continue()
   endif()
-  if(folder STREQUAL "adapters/http")
-    check_folder(${folder} "domain/;ports/;application/;${folder}/" TRUE)
+  if(folder STREQUAL "adapters/files")
+    check_folder(${folder} "${folder}/" TRUE)
+  elseif(folder STREQUAL "adapters/pet_json")
+    check_folder(${folder} "domain/;adapters/files/;${folder}/" TRUE)
+  elseif(folder STREQUAL "adapters/http")
+    check_folder(${folder}
+                 "domain/;ports/;application/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)
+  elseif(folder STREQUAL "adapters/jsonl")
+    check_folder(${folder} "domain/;ports/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)
   else()
-    check_folder(${folder} "domain/;ports/;${folder}/" TRUE)
+    check_folder(${folder} "domain/;ports/;adapters/files/;${folder}/" TRUE)
   endif()
 endforeach()
 

@@ -14,6 +14,7 @@ namespace {
 using domain::unicode::hex_digit;
 using domain::unicode::is_valid_utf8;
 using domain::unicode::lone_high_surrogate_escape_end;
+using domain::unicode::valid_utf8_prefix;
 constexpr auto none = std::string_view::npos;
 
 TEST(UnicodeText, Utf8ValidityIsDecodeNextOverTheWholeText) {
@@ -22,6 +23,14 @@ TEST(UnicodeText, Utf8ValidityIsDecodeNextOverTheWholeText) {
   EXPECT_FALSE(is_valid_utf8("ok\xC0\xAF"));    // an overlong '/'
   EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));  // an encoded surrogate
   EXPECT_FALSE(is_valid_utf8("cut \xE2\x82"));
+}
+
+TEST(UnicodeText, ValidUtf8PrefixEndsAtTheFirstBadSequence) {
+  EXPECT_EQ(valid_utf8_prefix(""), 0U);
+  EXPECT_EQ(valid_utf8_prefix("Ünï 😀"), std::string_view("Ünï 😀").size());
+  EXPECT_EQ(valid_utf8_prefix("ok\xC0\xAF"), 2U);
+  EXPECT_EQ(valid_utf8_prefix("é\xED\xA0\x80"), 2U);
+  EXPECT_EQ(valid_utf8_prefix("cut \xE2\x82"), 4U);
 }
 
 TEST(UnicodeText, HexDigitsInEitherCase) {

@@ -1,8 +1,8 @@
 // Fuzzes decode_new_pet, the NewPet JSON decoder, on arbitrary bytes. Oracles: it never crashes;
 // a refusal carries a printable-ASCII message; an accepted body is also JSON to Boost.JSON's own
 // parser with the same members (a second opinion), its name passes PetName::parse, and the NewPet
-// survives a round trip through the encoders: append_pet writes it back as a Pet with the same
-// members, and a NewPet object written with append_json_string decodes to the same value.
+// survives a round trip through pet_json's encoders: append_pet writes it back as a Pet with the
+// same members, and a NewPet object written with append_json_string decodes to the same value.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include <boost/json/value.hpp>
 
 #include "adapters/http/pet_json.hpp"
+#include "adapters/pet_json/pet_encoder.hpp"
 #include "domain/pet_name.hpp"
 
 #include "fuzz/fuzz_support.hpp"
@@ -24,6 +25,7 @@ namespace {
 using petstore::tests::fuzz::expect;
 namespace domain = petstore::domain;
 namespace http = petstore::adapters::http;
+namespace pet_json = petstore::adapters::pet_json;
 
 std::optional<std::int64_t> as_int64(const boost::json::value& value) {
   if (value.is_int64()) {
@@ -71,14 +73,14 @@ void check_accepted(std::string_view body, const domain::NewPet& pet) {
          "an accepted body's members are the NewPet's");
 
   constexpr std::int64_t id = 9'007'199'254'740'993;  // not exact in a double
-  std::string pet_json;
-  http::append_pet(pet_json, domain::with_id(domain::PetId{id}, pet));
-  const boost::json::value encoded = boost::json::parse(pet_json, ec);
+  std::string pet_text;
+  pet_json::append_pet(pet_text, domain::with_id(domain::PetId{id}, pet));
+  const boost::json::value encoded = boost::json::parse(pet_text, ec);
   expect(!ec && encoded.is_object(), "append_pet writes a JSON object");
   expect(matches(encoded.get_object(), pet, id, true), "append_pet writes the pet's members");
 
   std::string new_pet_json = R"({"name":)";
-  http::append_json_string(new_pet_json, pet.name.value());
+  pet_json::append_json_string(new_pet_json, pet.name.value());
   new_pet_json += R"(,"categoryId":)" + std::to_string(pet.category_id.value) + R"(,"status":")";
   new_pet_json += domain::to_string(pet.status);
   new_pet_json += R"("})";

@@ -17,7 +17,7 @@ void append_u_escape(std::string& out, std::uint32_t unit) {
 
 std::string json_string(std::string_view text) {
   std::string out;
-  adapters::http::append_json_string(out, text);
+  adapters::pet_json::append_json_string(out, text);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <rapidcheck.h>
 
 #include "adapters/http/pet_json.hpp"
+#include "adapters/pet_json/pet_encoder.hpp"
 #include "domain/pet.hpp"
 
 namespace petstore::tests {

@@ -42,14 +42,14 @@ RC_GTEST_PROP(PetJson, EveryValidNewPetBodyDecodesToItsNewPet, ()) {
 RC_GTEST_PROP(PetJson, AnEncodedPetParsesBackToItsFields, ()) {
   const domain::Pet pet = *gen_pet();
   std::string out;
-  adapters::http::append_pet(out, pet);
+  adapters::pet_json::append_pet(out, pet);
   assert_same_pet(parse_json(out), pet);
 }
 
 RC_GTEST_PROP(PetJson, EncodedPetsParseBackInOrder, ()) {
   const auto pets = *rc::gen::resize(8, rc::gen::container<std::vector<domain::Pet>>(gen_pet()));
   std::string out;
-  adapters::http::append_pets(out, pets);
+  adapters::pet_json::append_pets(out, pets);
   const boost::json::value value = parse_json(out);
   const boost::json::array& array = value.as_array();
   RC_ASSERT(array.size() == pets.size());

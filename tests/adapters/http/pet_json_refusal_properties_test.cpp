@@ -25,7 +25,7 @@ bool is_printable_ascii(std::string_view text) {
 
 std::string json_string(std::string_view text) {
   std::string out;
-  adapters::http::append_json_string(out, text);
+  adapters::pet_json::append_json_string(out, text);
   return out;
 }
 

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "adapters/pet_json/pet_object_reader.hpp"
+
 namespace petstore::adapters::http {
 namespace {
 
@@ -76,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"RepeatedDeep", R"({"name":"R","categoryId":7,"x":{"y":[{"a":1,"a":2}]}})", invalid,
                 "\"a\" appears twice"},
         Refusal{"RepeatedOddName", R"({"x":{"<b>":1,"<b>":2}})", invalid, "appears twice"},
-        Refusal{"TooDeep", nested(static_cast<int>(max_json_depth)), invalid, "deep"},
+        Refusal{"TooDeep", nested(static_cast<int>(pet_json::max_json_depth)), invalid, "deep"},
         Refusal{"HugeExponent", R"({"name":"Rex","categoryId":1e99999999999})", invalid,
                 "exponent"}),
     label_of);
@@ -85,6 +87,8 @@ INSTANTIATE_TEST_SUITE_P(
     ValidationFailed, RefusedBody,
     testing::Values(
         Refusal{"Id", R"({"id":1,"name":"Rex","categoryId":7})", failed, "id is assigned"},
+        Refusal{"IdBeforeUnknown", R"({"id":1,"color":"red"})", failed, "id is assigned"},
+        Refusal{"UnknownBeforeId", R"({"color":"red","id":1})", failed, "\"color\""},
         Refusal{"Unknown", R"({"name":"Rex","categoryId":7,"color":"red"})", failed, "color"},
         Refusal{"UnknownBeforeName", R"({"color":1})", failed, "color"},
         Refusal{"UnknownOddName", R"({"name":"R","categoryId":7,"<b>":1})", failed, "unknown"},
@@ -141,7 +145,8 @@ TEST(DecodeNewPet, SameNameInSiblingOrNestedObjectsIsNoRepeat) {
 }
 
 TEST(DecodeNewPet, NestingUpToTheLimitIsStillJson) {
-  const DecodeResult result = decode_new_pet(nested(static_cast<int>(max_json_depth) - 1));
+  const DecodeResult result =
+      decode_new_pet(nested(static_cast<int>(pet_json::max_json_depth) - 1));
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error().problem, BodyProblem::validation_failed);
 }
@@ -194,6 +199,20 @@ TEST(DecodeNewPet, AcceptsTwoHundredCodePoints) {
 
 TEST(DecodeNewPet, ValueThrowsOnARefusedBody) {
   EXPECT_THROW((void)decode_new_pet("[]").value(), std::invalid_argument);
+}
+
+TEST(DecodeNewPet, SaysWhereTheBodyBreaks) {
+  const DecodeResult result = decode_new_pet("{\n  \"name\": \"Rex\",\n    ,\"categoryId\": 7\n}");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error(), (DecodeError{BodyProblem::invalid_json,
+                                         "the body is not valid JSON (line 3, column 5)"}));
+}
+
+TEST(EncodeError, WritesCodeMessageAndStatus) {
+  EXPECT_EQ(encode_error("not_found", "no pet with id 5", 404),
+            R"({"code":"not_found","message":"no pet with id 5","status":404})");
+  EXPECT_EQ(encode_error("invalid_json", "member \"a\\\" appears twice", 400),
+            R"({"code":"invalid_json","message":"member \"a\\\" appears twice","status":400})");
 }
 
 TEST(BodyProblem, HasTheContractCodes) {

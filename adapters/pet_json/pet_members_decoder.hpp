@@ -1,43 +1,30 @@
 #pragma once
-// PetLineHandler: the Boost.JSON SAX handler behind decode_pet_line. In one pass it stops the
-// parser at a top level that is not an object or at a member name repeated in it, and records
-// what the object says about each Pet member. It only records facts: the messages and the Pet
-// rules live in jsonl_pet_codec.cpp, its one user. Nested values are skipped (a Pet has none, so
-// a line holding one is refused whatever it contains).
+// PetMembersDecoder: the Boost.JSON SAX handler behind PetObjectReader. In one pass it stops the
+// parser at a top level that is not an object or at a member name repeated in one object (at any
+// depth, which boost::json::parse would merge), and records in PetMembers what the top-level
+// object says about each member of a pet. It records facts only: the messages live in the reader
+// and the rules in the adapters.
 
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/json/error.hpp>
 #include <boost/json/string_view.hpp>
 
-namespace petstore::adapters::jsonl {
+#include "adapters/pet_json/pet_members.hpp"
 
-// PetLineFields: what the top-level object said about each member, before any Pet rule.
-struct PetLineFields {
-  // Kind: the kind of a member's value, as far as the rules care.
-  enum class Kind : std::uint8_t { absent, string, integer, other };
+namespace petstore::adapters::pet_json {
 
-  Kind id = Kind::absent;
-  std::int64_t id_value = 0;  // when id is an integer within int64
-  Kind name = Kind::absent;
-  std::string name_text;  // when name is a string
-  Kind category_id = Kind::absent;
-  std::int64_t category_id_value = 0;  // when category_id is an integer within int64
-  Kind status = Kind::absent;
-  std::string status_text;  // when status is a string
-  bool has_unknown_member = false;
-  std::string first_unknown_member;  // unescaped
-};
+// DecoderStop: why the decoder stopped the parser, if it did.
+enum class DecoderStop : std::uint8_t { none, not_an_object, repeated_member };
 
-// LineStop: why the handler stopped the parser, if it did.
-enum class LineStop : std::uint8_t { none, not_an_object, repeated_member };
-
-class PetLineHandler {
+class PetMembersDecoder {
  public:
-  // No limits of the handler's own: the reader bounds a line's length before decoding it.
+  // No limits of the decoder's own: its callers bound the text (64 KiB) before reading it.
   static constexpr std::size_t max_array_size = std::numeric_limits<std::size_t>::max();
   static constexpr std::size_t max_object_size = std::numeric_limits<std::size_t>::max();
   static constexpr std::size_t max_string_size = std::numeric_limits<std::size_t>::max();
@@ -46,7 +33,7 @@ class PetLineHandler {
   using ErrorCode = boost::json::error_code;
   using StringView = boost::json::string_view;
 
-  // reset: forgets the previous line, keeping allocated memory for the next one.
+  // reset: forgets the previous text, keeping allocated memory for the next one.
   void reset();
 
   bool on_document_begin(ErrorCode& ec);
@@ -68,27 +55,36 @@ class PetLineHandler {
   bool on_comment_part(StringView part, ErrorCode& ec);
   bool on_comment(StringView part, ErrorCode& ec);
 
-  [[nodiscard]] LineStop stop_reason() const noexcept { return stop_; }
+  [[nodiscard]] DecoderStop stop_reason() const noexcept { return stop_; }
   // repeated_member: the (unescaped) name that appeared twice, when stop_reason says so.
   [[nodiscard]] const std::string& repeated_member() const noexcept { return key_; }
-  // fields: what the line said; meaningful once the parser has accepted the whole line.
-  [[nodiscard]] PetLineFields& fields() noexcept { return fields_; }
+  // members: what the object said; meaningful once the parser has accepted the whole text.
+  [[nodiscard]] PetMembers& members() noexcept { return members_; }
 
  private:
+  // Member: which top-level member the next value at depth 1 belongs to.
   enum class Member : std::uint8_t { id, name, category_id, status, unknown };
-  using Kind = PetLineFields::Kind;
+  using Kind = PetMembers::Kind;
 
   // on_value: a value at the current depth; stops the parser when it is the top level.
   bool on_value(Kind kind, ErrorCode& ec);
-  bool stop(LineStop reason, ErrorCode& ec);
+  bool stop(DecoderStop reason, ErrorCode& ec);
+  bool check_key(ErrorCode& ec);
+  static Member known_member(std::string_view name);
 
-  std::size_t depth_ = 0;                  // containers open around the next event
-  std::unordered_set<std::string> names_;  // member names of the top-level object
-  std::string key_;
+  std::size_t depth_ = 0;  // containers open around the next event
+  // Names seen in each open object: the object's serial number (8 bytes) then the name. One set
+  // for the whole document, so closing an object costs nothing.
+  std::unordered_set<std::string> names_;
+  boost::container::small_vector<std::uint64_t, 8> open_objects_;  // serials; 0: an open array
+  std::uint64_t next_serial_ = 1;
+  std::string key_;     // the member name being read, or the repeated one
   std::string string_;  // the string value being read, kept only for name and status
   Member member_ = Member::unknown;
-  PetLineFields fields_;
-  LineStop stop_ = LineStop::none;
+  unsigned seen_members_ = 0;  // a bit per Member met in the top-level object
+
+  PetMembers members_;
+  DecoderStop stop_ = DecoderStop::none;
 };
 
-}  // namespace petstore::adapters::jsonl
+}  // namespace petstore::adapters::pet_json

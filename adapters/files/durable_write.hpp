@@ -1,0 +1,46 @@
+#pragma once
+// The steps of a durable write, each reporting which step failed and errno's value, so that every
+// caller words a failure for its own reader ("cannot write API key file ...", "backup dir ...
+// could not be synced: ..."). Writes retry on EINTR and short transfers.
+
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+#include <boost/system/result.hpp>
+
+namespace petstore::adapters::files {
+
+// FileStep: the step of writing a file that failed.
+enum class FileStep { create, write, sync, rename, sync_directory };
+
+// FileError: the failed step and errno's value then.
+struct FileError {
+  FileStep step = FileStep::write;
+  int error_number = 0;
+
+  // message: errno's text, for the caller's own wording.
+  [[nodiscard]] std::string message() const;
+};
+
+// Found by argument-dependent lookup from FileResult<T>::value(): a std::system_error.
+[[noreturn]] void throw_exception_from_error(const FileError& error,
+                                             const boost::source_location& where);
+
+template <class T>
+using FileResult = boost::system::result<T, FileError>;
+
+// write_all: writes every byte of `bytes` to `fd` (step write).
+[[nodiscard]] FileResult<void> write_all(int fd, std::string_view bytes);
+
+// sync_file: fsync of `fd` (step sync).
+[[nodiscard]] FileResult<void> sync_file(int fd);
+
+// sync_directory: fsync of directory `dir`, so that a name created, renamed or removed in it
+// survives a crash (step sync_directory).
+[[nodiscard]] FileResult<void> sync_directory(const std::filesystem::path& dir);
+
+// parent_directory: the directory that holds `file` ("." for a bare name).
+[[nodiscard]] std::filesystem::path parent_directory(const std::filesystem::path& file);
+
+}  // namespace petstore::adapters::files
