@@ -1,11 +1,14 @@
-// The data tools of contract section 7: export, import and backup of an LMDB store, which a
-// service may be using at the same time. The JSON Lines format comes from adapters/jsonl, the
-// store work from adapters/storage/lmdb; this file joins them and talks to the operator.
+// The data tools of contract section 7: export, import and backup of a store, which a service may
+// be using at the same time. Export and import are use cases (application/) over the PetArchive
+// port of whichever backend holds the store (LMDB, or PostgreSQL with --storage postgres); backup
+// is LMDB's alone (PostgreSQL has pg_dump). The JSON Lines format comes
+// from adapters/jsonl; this file joins the pieces and talks to the operator.
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/stat.h>
@@ -13,7 +16,11 @@
 
 #include "adapters/jsonl/jsonl_pet_codec.hpp"
 #include "adapters/jsonl/jsonl_pet_reader.hpp"
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
+#include "adapters/storage/lmdb/lmdb_backup.hpp"
+#include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
+#include "adapters/storage/postgres/postgres_pet_archive.hpp"
+#include "application/export_pets.hpp"
+#include "application/import_pets.hpp"
 #include "bootstrap/commands.hpp"
 #include "bootstrap/export_output.hpp"
 #include "bootstrap/progress_bar.hpp"
@@ -34,6 +41,58 @@ adapters::LmdbOptions lmdb_options(const fs::path& data_dir) {
   adapters::LmdbOptions options;
   options.data_dir = data_dir;
   return options;
+}
+
+// Store: the store a data tool acts on, as chosen on its command line.
+struct Store {
+  std::string storage;
+  fs::path data_dir;
+  std::string database_url;
+};
+
+// store_problem: why the command line does not name a store, or "" when it does.
+std::string store_problem(const Store& store) {
+  if (store.storage == "postgres") {
+    return store.database_url.empty() ? "--storage postgres needs --database-url" : "";
+  }
+  return store.data_dir.empty() ? "--data-dir is required (or --storage postgres)" : "";
+}
+
+// store_name: the store for the operator's messages (a database without its password).
+std::string store_name(const Store& store) {
+  if (store.storage != "postgres") {
+    return store.data_dir.string();
+  }
+  auto described = adapters::describe_database_url(store.database_url);
+  return described ? "postgres " + *described : "the database";
+}
+
+// pet_archive: the store a data tool exports from or imports into: LMDB, or PostgreSQL with
+// --storage postgres (memory keeps nothing past the process). Errors: a URL libpq cannot parse.
+domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const Store& store) {
+  if (store.storage == "postgres") {
+    adapters::PostgresOptions options;
+    options.database_url = store.database_url;
+    return adapters::make_postgres_pet_archive(options);
+  }
+  return adapters::make_lmdb_pet_archive(lmdb_options(store.data_dir));
+}
+
+// open_archive: the archive, or the exit status after saying why there is none (2: the command
+// line does not name a store).
+std::optional<std::unique_ptr<ports::PetArchive>> open_archive(const Store& store, int& status) {
+  if (const auto problem = store_problem(store); !problem.empty()) {
+    fail(problem + " (see petstore --help)");
+    status = 2;
+    return std::nullopt;
+  }
+  auto archive = pet_archive(store);
+  if (!archive) {
+    fail(archive.error().message);
+    status = 2;
+    return std::nullopt;
+  }
+  return std::move(*archive);
 }
 
 bool is_stdio(const std::optional<fs::path>& path) { return !path || *path == "-"; }
@@ -89,18 +148,23 @@ std::optional<adapters::jsonl::PetLines> read_input(std::istream& in, std::uint6
 }  // namespace
 
 int run_export(const ExportOptions& options) {
+  const Store store{options.storage, options.data_dir, options.database_url};
+  int status = 0;
+  auto archive = open_archive(store, status);
+  if (!archive) {
+    return status;
+  }
   auto output = ExportOutput::open(options.out);
   if (!output) {
     fail(output.error().message);
     return 1;
   }
   std::string line;
-  auto exported =
-      adapters::export_lmdb_pets(lmdb_options(options.data_dir), [&](const domain::Pet& pet) {
-        line.clear();
-        adapters::jsonl::append_pet_line(line, pet);
-        return (*output)->write(line);
-      });
+  auto exported = application::ExportPets(**archive)([&](const domain::Pet& pet) {
+    line.clear();
+    adapters::jsonl::append_pet_line(line, pet);
+    return (*output)->write(line);
+  });
   if (!exported) {
     fail(exported.error().message);
     return 1;
@@ -110,11 +174,17 @@ int run_export(const ExportOptions& options) {
     return 1;
   }
   std::cerr << "petstore: exported " << plural(exported->pets, "pet", "pets") << " from "
-            << options.data_dir.string() << '\n';
+            << store_name(store) << '\n';
   return 0;
 }
 
 int run_import(const ImportOptions& options) {
+  const Store store{options.storage, options.data_dir, options.database_url};
+  int status = 0;
+  auto archive = open_archive(store, status);
+  if (!archive) {
+    return status;
+  }
   std::ifstream file;
   std::istream* in = &std::cin;
   int fd = STDIN_FILENO;
@@ -137,33 +207,39 @@ int run_import(const ImportOptions& options) {
     return 1;
   }
   progress.start("writing", lines->pets.size(), ProgressUnit::pets);
-  std::size_t conflict_line = 0;
-  adapters::ImportCallbacks callbacks;
+  std::optional<std::size_t> refused_line;
+  application::ImportCallbacks callbacks;
   callbacks.progress = [&, large = bytes_read >= large_input_bytes](std::size_t written) {
     if (large) {
       progress.update(written);
     }
   };
-  callbacks.conflict = [&](std::size_t index) { conflict_line = lines->line_of[index]; };
-  auto imported =
-      adapters::import_lmdb_pets(lmdb_options(options.data_dir), lines->pets, callbacks);
+  callbacks.refused = [&](std::size_t index) { refused_line = lines->line_of[index]; };
+  auto imported = application::ImportPets(**archive)(lines->pets, callbacks);
   progress.finish();
   if (!imported) {
     const auto& error = imported.error();
-    if (error.code == domain::ErrorCode::conflict) {
-      fail("line " + std::to_string(conflict_line) + ": " + error.message +
-           "; nothing was imported (an import never overwrites a pet)");
-    } else {
-      fail(error.message + "; nothing was imported");
-    }
+    fail((refused_line ? "line " + std::to_string(*refused_line) + ": " : std::string()) +
+         error.message + "; nothing was imported" +
+         (error.code == domain::ErrorCode::conflict ? " (an import never overwrites a pet)" : ""));
     return 1;
   }
   std::cerr << "petstore: imported " << plural(imported->pets, "pet", "pets") << " into "
-            << options.data_dir.string() << "; the next id is " << imported->next_id << '\n';
+            << store_name(store) << "; the next id is " << imported->next_id << '\n';
   return 0;
 }
 
 int run_backup(const BackupOptions& options) {
+  if (options.storage == "postgres") {
+    fail(
+        "backup copies LMDB stores only; back up a PostgreSQL database with pg_dump (or "
+        "pg_basebackup), or write its pets out with petstore export --storage postgres");
+    return 2;
+  }
+  if (options.data_dir.empty()) {
+    fail("--data-dir is required (see petstore --help)");
+    return 2;
+  }
   auto backup = adapters::backup_lmdb_store(lmdb_options(options.data_dir), options.out);
   if (!backup) {
     fail(backup.error().message);

@@ -5,21 +5,28 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 
 namespace petstore::bootstrap {
 
 struct ExportOptions {
-  std::filesystem::path data_dir;
+  std::string storage{"lmdb"};               // lmdb or postgres
+  std::filesystem::path data_dir;            // lmdb
+  std::string database_url{};                // postgres: a libpq connection string or URI
   std::optional<std::filesystem::path> out;  // standard output when absent or "-"
 };
 
 struct ImportOptions {
-  std::filesystem::path data_dir;
+  std::string storage{"lmdb"};              // lmdb or postgres
+  std::filesystem::path data_dir;           // lmdb
+  std::string database_url{};               // postgres: a libpq connection string or URI
   std::optional<std::filesystem::path> in;  // standard input when absent or "-"
 };
 
 struct BackupOptions {
-  std::filesystem::path data_dir;
+  std::string storage{"lmdb"};     // lmdb or postgres
+  std::filesystem::path data_dir;  // lmdb
+  std::string database_url{};      // postgres: a libpq connection string or URI
   std::filesystem::path out;
 };
 

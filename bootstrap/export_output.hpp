@@ -1,7 +1,7 @@
 #pragma once
-// ExportOutput: where `petstore export` writes. Standard output, or a file that is written under
-// a temporary name beside it (mode 0600) and renamed over FILE only once complete and synced, so
-// a failed export never leaves a truncated file where a complete one is expected.
+// ExportOutput: where `petstore export` writes. Standard output, or a file written through
+// adapters/files' AtomicFileWriter (mode 0600, renamed over FILE only once complete and synced),
+// so a failed export never leaves a truncated file where a complete one is expected.
 
 #include <filesystem>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/files/atomic_file_writer.hpp"
 #include "domain/error.hpp"
 
 namespace petstore::bootstrap {
@@ -21,7 +22,7 @@ class ExportOutput {
 
   ExportOutput(const ExportOutput&) = delete;
   ExportOutput& operator=(const ExportOutput&) = delete;
-  ~ExportOutput();  // removes the temporary file unless committed
+  ~ExportOutput() = default;  // an uncommitted file's temporary goes with its writer
 
   // write: appends `bytes`, buffered; false once a write has failed (commit then says why).
   bool write(std::string_view bytes);
@@ -30,14 +31,13 @@ class ExportOutput {
   [[nodiscard]] domain::Result<void> commit();
 
  private:
-  ExportOutput(int fd, std::optional<std::filesystem::path> path,
-               std::optional<std::filesystem::path> temporary);
+  ExportOutput(std::optional<std::filesystem::path> path,
+               std::optional<adapters::files::AtomicFileWriter> file);
   bool flush();
   [[nodiscard]] domain::Error failure(const std::string& what) const;
 
-  int fd_;
-  std::optional<std::filesystem::path> path_;       // absent: standard output
-  std::optional<std::filesystem::path> temporary_;  // until committed
+  std::optional<std::filesystem::path> path_;              // absent: standard output
+  std::optional<adapters::files::AtomicFileWriter> file_;  // absent: standard output
   std::string buffer_;
   int errno_ = 0;  // of the first failed write
 };

@@ -25,6 +25,17 @@ HttpRequest to_http_request(const BeastRequest& request) {
   if (const auto found = request.find(bhttp::field::content_encoding); found != request.end()) {
     converted.content_encoding = found->value();
   }
+  const auto [first, last] = request.equal_range("X-Forwarded-For");
+  for (auto field = first; field != last; ++field) {
+    converted.forwarded_for.append(converted.forwarded_for.empty() ? "" : ",")
+        .append(field->value());
+  }
+  if (const auto found = request.find(bhttp::field::if_none_match); found != request.end()) {
+    converted.if_none_match = found->value();
+  }
+  if (const auto found = request.find(bhttp::field::accept_encoding); found != request.end()) {
+    converted.accept_encoding = found->value();
+  }
   if (const auto found = request.find("Idempotency-Key"); found != request.end()) {
     converted.idempotency_key = found->value();
     converted.idempotency_key_repeated = request.count("Idempotency-Key") > 1;

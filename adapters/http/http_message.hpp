@@ -26,10 +26,15 @@ struct HttpRequest {
   std::optional<std::string_view> content_type;
   bool content_type_repeated = false;
   std::optional<std::string_view> content_encoding;
+  std::optional<std::string_view> if_none_match;    // for the static assets of /docs
+  std::optional<std::string_view> accept_encoding;  // likewise
   std::optional<std::string_view> idempotency_key;
   bool idempotency_key_repeated = false;
   std::string_view body;
   std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"
+  // Every X-Forwarded-For field value, joined by commas in the order received (owned: several
+  // fields have no single view). Believed only from a trusted proxy (application/client_address).
+  std::string forwarded_for;
   // The connection's last accepted key, to skip checking it again; null checks every time.
   application::AcceptedKeyMemo* accepted_key = nullptr;
 };
@@ -53,9 +58,6 @@ struct HttpResponse {
   unsigned status = 200;
   std::vector<std::pair<HeaderName, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
-  // The route template matched ("/v1/pets/{petId}"), for logs and metrics; empty when none did.
-  // Always a string literal, so it outlives the response.
-  std::string_view route;
 
   // Most responses carry at most this many fields of their own (a page: Cache-Control,
   // X-Content-Type-Options, Link, X-Request-Id).

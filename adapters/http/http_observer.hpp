@@ -11,11 +11,16 @@
 namespace petstore::adapters::http {
 
 // ExchangeRecord: one answered request. `route` is the matched route template
-// ("/v1/pets/{petId}"), never the raw target, so that it has a small, key-free set of values.
+// ("/v1/pets/{petId}"), never the raw target, and `operation` its operation id ("getPet"), both
+// from the route table (routes.hpp), so that they have a small, key-free set of values; each is
+// empty when the request reached none.
 struct ExchangeRecord {
   std::string_view request_id;
   std::string_view method;
   std::string_view route;
+  std::string_view operation;
+  std::string_view client_address;  // contract section 9: behind a trusted proxy, not the peer
+  std::string_view principal;       // the accepted key's principal id; empty when none
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
   std::size_t bytes = 0;  // body bytes sent

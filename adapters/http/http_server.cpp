@@ -1,7 +1,6 @@
 #include "adapters/http/http_server.hpp"
 
 #include <exception>
-#include <iostream>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -206,13 +205,13 @@ class BeastHttpServer final : public HttpServer {
     const auto executor = connection->stream().get_executor();
     asio::co_spawn(executor, serve(connection),
                    [this, connection](const std::exception_ptr& failure) {
+                     // Failures too go to the observer alone: the adapter never writes to a
+                     // stream of the process's own choosing.
                      if (options_.observer != nullptr) {
                        if (failure) {
                          options_.observer->connection_failed();
                        }
                        options_.observer->connection_closed();
-                     } else if (failure) {
-                       std::cerr << "petstore: a connection closed after an unexpected error\n";
                      }
                      registry_.remove(connection);
                    });

@@ -41,8 +41,10 @@ struct HttpServerOptions {
   std::uint16_t port = 8080;  // 0: any free port
   unsigned threads = 1;
   HttpLimits limits;
-  std::optional<TlsFiles> tls;       // HTTPS when set; the handshake has the header timeout
-  HttpObserver* observer = nullptr;  // told of connections and requests when set; outlives it
+  std::optional<TlsFiles> tls;  // HTTPS when set; the handshake has the header timeout
+  // observer: told of connections, requests and failed connections when set; outlives the
+  // server. Without one the server reports nothing.
+  HttpObserver* observer = nullptr;
 };
 
 class HttpServer {

@@ -8,6 +8,7 @@
 #include "adapters/http/media_type.hpp"
 #include "adapters/http/parameters.hpp"
 #include "adapters/http/pet_json.hpp"
+#include "adapters/pet_json/pet_encoder.hpp"
 
 namespace petstore::adapters::http {
 namespace {
@@ -48,7 +49,7 @@ void add_deprecation_headers(HttpResponse& response) {
 
 HttpResponse created(const domain::Pet& pet) {
   std::string body;
-  append_pet(body, pet);
+  pet_json::append_pet(body, pet);
   HttpResponse response = json_response(201, std::move(body));
   std::string location = "/v1/pets/";
   append_decimal(location, pet.id.value);
@@ -71,7 +72,7 @@ void list_pets(const application::ListPets& list, boost::urls::params_view param
       return;
     }
     std::string body;
-    append_pets(body, page->pets);
+    pet_json::append_pets(body, page->pets);
     HttpResponse response = json_response(200, std::move(body));
     if (page->has_more && !page->pets.empty()) {
       response.set_header("Link", next_page_link(query, page->pets.back().id));
@@ -92,7 +93,15 @@ std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
   if (request.content_type_repeated) {
     return error_response(400, "invalid_parameter", "Content-Type must be sent once");
   }
-  if (!request.content_type || !is_json_media_type(*request.content_type)) {
+  const JsonMediaType media_type = request.content_type
+                                       ? classify_json_media_type(*request.content_type)
+                                       : JsonMediaType::not_json;
+  if (media_type == JsonMediaType::other_charset) {
+    return error_response(415, "unsupported_media_type",
+                          "the body must be application/json in UTF-8, the only charset "
+                          "accepted (charset=utf-8, or none)");
+  }
+  if (media_type != JsonMediaType::json) {
     return error_response(415, "unsupported_media_type", "the body must be application/json");
   }
   if (request.content_encoding && !equals_ignoring_case(*request.content_encoding, "identity")) {
@@ -142,7 +151,7 @@ void get_pet(const application::GetPet& get, std::string_view pet_id, Respond re
     HttpResponse response;
     if (pet) {
       std::string body;
-      append_pet(body, *pet);
+      pet_json::append_pet(body, *pet);
       response = json_response(200, std::move(body));
     } else if (pet.error().code == domain::ErrorCode::not_found) {
       std::string message = "no pet has id ";

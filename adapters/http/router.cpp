@@ -10,6 +10,7 @@
 #include "adapters/http/credentials.hpp"
 #include "adapters/http/error_response.hpp"
 #include "adapters/http/pet_endpoints.hpp"
+#include "adapters/http/routes.hpp"
 
 namespace petstore::adapters::http {
 namespace {
@@ -36,22 +37,15 @@ boost::system::result<boost::urls::url_view> parse_target(std::string_view targe
   return boost::urls::parse_absolute_uri(target);
 }
 
-bool is_under_v1(std::string_view encoded_path) {
-  return encoded_path == "/v1" || encoded_path.starts_with("/v1/");
+// is_under_v1: whether a path that fits no route is still under /v1 (and so authenticates
+// first), judged as routes are matched: by its first segment, decoded.
+bool is_under_v1(const boost::urls::segments_encoded_view& segments) {
+  return !segments.empty() && **segments.begin() == "v1";
 }
 
-// The route template of an operational path: a literal, or empty when none matches.
-std::string_view operational_route(std::string_view path, const RouterOptions& options) {
-  for (const std::string_view route :
-       {"/healthz", "/readyz", "/openapi.json", "/docs", "/docs/redoc.standalone.js"}) {
-    if (path == route) {
-      return route;
-    }
-  }
-  if (path == "/metrics" && options.metrics) {
-    return "/metrics";
-  }
-  return "";
+// A target that is no valid URI, judged by its raw path.
+bool is_under_v1(std::string_view raw_path) {
+  return raw_path == "/v1" || raw_path.starts_with("/v1/");
 }
 
 HttpResponse metrics_response(const RouterOptions& options) {
@@ -62,24 +56,9 @@ HttpResponse metrics_response(const RouterOptions& options) {
   return response;
 }
 
-HttpResponse operational(const HttpRequest& request, std::string_view path,
-                         const RouterOptions& options) {
-  const bool api_reference = is_api_reference_path(path);
-  const bool metrics = path == "/metrics" && options.metrics;
-  if (path != "/healthz" && path != "/readyz" && !api_reference && !metrics) {
-    return not_found_path();
-  }
-  if (request.method != "GET") {
-    return method_not_allowed("GET");
-  }
-  if (api_reference) {
-    return api_reference_response(path);
-  }
-  if (metrics) {
-    return metrics_response(options);
-  }
+HttpResponse probe_response(Endpoint endpoint, const RouterOptions& options) {
   HttpResponse response;
-  if (path == "/healthz") {
+  if (endpoint == Endpoint::health) {
     response.body = R"({"status":"ok"})";
   } else if (options.is_ready()) {
     response.body = R"({"status":"ready"})";
@@ -90,81 +69,59 @@ HttpResponse operational(const HttpRequest& request, std::string_view path,
   return response;
 }
 
-// An operation that needs storage answers later, through `respond`: the response gets the /v1
-// headers and `route` then.
-Respond with_v1_headers(const Respond& respond, std::string_view route) {
-  return [respond, route](HttpResponse later) {
+// operational: the answer on a path outside /v1 (no key needed, none storage-bound).
+HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
+                         const Operation* operation, const RouterOptions& options) {
+  if (match == nullptr) {
+    return not_found_path();
+  }
+  if (operation == nullptr) {
+    return method_not_allowed(match->route->allow);
+  }
+  switch (match->route->endpoint) {
+    case Endpoint::health:
+    case Endpoint::readiness:
+      return probe_response(match->route->endpoint, options);
+    case Endpoint::metrics:
+      return metrics_response(options);
+    default:
+      return api_reference_response(match->route->endpoint, request);
+  }
+}
+
+// An operation that needs storage answers later, through `respond`, with the /v1 headers.
+Respond with_v1_headers(const Respond& respond) {
+  return [respond](HttpResponse later) {
     add_v1_headers(later);
-    later.route = route;
     respond(std::move(later));
   };
 }
 
-// The routing step of contract section 2, on the decoded segments after "/v1": a response known
-// at once, or nullopt when the operation answers through `respond`. Without `respond`, only a
-// create's head is checked: the other operations have no body to wait for.
-std::optional<HttpResponse> route_v1(const application::UseCases& use_cases,
-                                     const ports::Principal& principal, const HttpRequest& request,
-                                     const boost::urls::url_view& url, std::string_view route,
-                                     const Respond* respond) {
-  const auto segments = url.segments();
-  auto segment = segments.begin();
-  ++segment;  // "v1"
-  const auto remaining = static_cast<std::size_t>(std::distance(segment, segments.end()));
-  const bool get = request.method == "GET";
-  if (remaining == 1 && *segment == "pets") {
-    if (request.method == "POST") {
-      if (respond == nullptr) {
-        return refuse_create_head(request);
-      }
-      create_pet(use_cases.create_pet, principal, request, with_v1_headers(*respond, route));
-      return std::nullopt;
-    }
-    if (respond == nullptr) {
-      return std::nullopt;
-    }
-    if (get) {
-      list_pets(use_cases.list_pets, url.params(), with_v1_headers(*respond, route));
-      return std::nullopt;
-    }
-    return method_not_allowed("GET, POST");
-  }
+// perform_v1: runs an authenticated, routed /v1 operation: a response known at once, or nullopt
+// when it answers through `respond`. Without `respond`, only a create's head is checked: the
+// other operations have no body to wait for.
+std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
+                                       const ports::Principal& principal,
+                                       const HttpRequest& request, const boost::urls::url_view& url,
+                                       const RouteMatch& match, const Respond* respond) {
+  const bool create = match.route->endpoint == Endpoint::pets && request.method == "POST";
   if (respond == nullptr) {
-    return std::nullopt;
+    return create ? refuse_create_head(request) : std::nullopt;
   }
-  if (remaining == 2 && *segment == "pets") {
-    const std::string pet_id = *++segment;
-    if (pet_id.empty()) {
-      return not_found_path();  // "/v1/pets/": a trailing slash names no resource
-    }
-    if (!get) {
-      return method_not_allowed("GET");
-    }
-    get_pet(use_cases.get_pet, pet_id, with_v1_headers(*respond, route));
-    return std::nullopt;
+  switch (match.route->endpoint) {
+    case Endpoint::pets:
+      if (create) {
+        create_pet(use_cases.create_pet, principal, request, with_v1_headers(*respond));
+      } else {
+        list_pets(use_cases.list_pets, url.params(), with_v1_headers(*respond));
+      }
+      return std::nullopt;
+    case Endpoint::pet:
+      get_pet(use_cases.get_pet, match.parameter, with_v1_headers(*respond));
+      return std::nullopt;
+    default:
+      return list_orders(use_cases.list_orders);
   }
-  if (remaining == 2 && *segment == "store" && *++segment == "orders") {
-    return get ? list_orders(use_cases.list_orders) : method_not_allowed("GET");
-  }
-  return not_found_path();
-}
-
-// The route template of a path under /v1 (the segments after "v1"), or empty.
-std::string_view v1_route(const boost::urls::url_view& url) {
-  const auto segments = url.segments();
-  auto segment = segments.begin();
-  ++segment;  // "v1"
-  const auto remaining = static_cast<std::size_t>(std::distance(segment, segments.end()));
-  if (remaining == 1 && *segment == "pets") {
-    return "/v1/pets";
-  }
-  if (remaining == 2 && *segment == "pets") {
-    return (*++segment).empty() ? "" : "/v1/pets/{petId}";
-  }
-  if (remaining == 2 && *segment == "store" && *++segment == "orders") {
-    return "/v1/store/orders";
-  }
-  return "";
 }
 
 }  // namespace
@@ -172,35 +129,49 @@ std::string_view v1_route(const boost::urls::url_view& url) {
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-void Router::handle(const HttpRequest& request, const Respond& respond) const {
-  if (auto answered = dispatch(request, &respond)) {
+RequestFacts Router::handle(const HttpRequest& request, const Respond& respond) const {
+  RequestFacts facts;
+  if (auto answered = dispatch(request, &respond, facts)) {
     respond(std::move(*answered));
   }
+  return facts;
 }
 
 std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
-  return dispatch(head, nullptr);
+  RequestFacts facts;
+  return dispatch(head, nullptr, facts);
 }
 
-std::optional<HttpResponse> Router::dispatch(const HttpRequest& request,
-                                             const Respond* respond) const {
+std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, const Respond* respond,
+                                             RequestFacts& facts) const {
   const auto url = parse_target(request.target);
+  std::optional<RouteMatch> match;
+  if (url) {
+    match = match_route(url->encoded_segments());
+    if (match && match->route->endpoint == Endpoint::metrics && !options_.metrics) {
+      match.reset();  // served only when the service has metrics to show
+    }
+  }
+  const Operation* operation = match ? match->route->operation(request.method) : nullptr;
+  facts.route = match ? match->route->path : "";
+  facts.operation = operation ? operation->id : "";
+  facts.client_address = application::client_address(request.client_address, request.forwarded_for,
+                                                     options_.trusted_proxies);
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
-  const std::string_view path = url ? std::string_view(url->encoded_path())
-                                    : request.target.substr(0, request.target.find_first_of("?#"));
-  if (!url && !is_under_v1(path)) {
-    return error_response(400, "invalid_parameter", "the request target is not a valid URI");
-  }
-  if (url && !is_under_v1(path)) {
+  const bool under_v1 =
+      match ? match->route->under_v1
+      : url ? is_under_v1(url->encoded_segments())
+            : is_under_v1(request.target.substr(0, request.target.find_first_of("?#")));
+  if (!under_v1) {
+    if (!url) {
+      return error_response(400, "invalid_parameter", "the request target is not a valid URI");
+    }
     if (respond == nullptr) {
       return std::nullopt;  // no operational path takes a body
     }
-    HttpResponse response = operational(request, url->encoded_path(), options_);
-    response.route = operational_route(url->encoded_path(), options_);
-    return response;
+    return operational(request, match ? &*match : nullptr, operation, options_);
   }
-  const std::string_view route = url ? v1_route(*url) : std::string_view{};
   const Credentials credentials =
       read_credentials(request.authorization, request.authorization_repeated);
   std::optional<std::string_view> token;
@@ -209,19 +180,25 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request,
   }
   const auto principal = use_cases_.authenticate(
       application::Credential{token, credentials.kind == Credentials::Kind::malformed,
-                              request.client_address},
+                              facts.client_address},
       request.accepted_key);
   std::optional<HttpResponse> response;
+  if (principal) {
+    facts.principal = principal->id;
+  }
   if (!principal) {
     response = error_response(principal.error(), "invalid_parameter");
   } else if (!url) {
     response = error_response(400, "invalid_parameter", "the request target is not a valid URI");
+  } else if (!match) {
+    response = not_found_path();
+  } else if (operation == nullptr) {
+    response = method_not_allowed(match->route->allow);
   } else {
-    response = route_v1(use_cases_, *principal, request, *url, route, respond);
+    response = perform_v1(use_cases_, *principal, request, *url, *match, respond);
   }
   if (response) {
     add_v1_headers(*response);
-    response->route = route;
   }
   return response;
 }

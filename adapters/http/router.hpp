@@ -6,17 +6,33 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "adapters/http/http_message.hpp"
+#include "application/client_address.hpp"
 #include "application/use_cases.hpp"
 
 namespace petstore::adapters::http {
+
+// RequestFacts: what logs and metrics say of a request, known once it is routed: the route
+// template ("/v1/pets/{petId}") and operation id ("getPet"), each empty when there is none (no
+// route matched; a method the route does not take), views into the route table (routes.hpp) that
+// outlive any request; the client address (contract section 9); and the principal id of an
+// accepted key (empty when none was), never the key.
+struct RequestFacts {
+  std::string_view route;
+  std::string_view operation;
+  std::string client_address;
+  std::string principal;
+};
 
 struct RouterOptions {
   // Answers /readyz: true while storage is open and the service is not draining.
   std::function<bool()> is_ready = [] { return true; };
   // Answers GET /metrics with Prometheus text (format 0.0.4) when set; unset, /metrics is 404.
   std::function<std::string()> metrics;
+  // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
+  application::TrustedProxies trusted_proxies{};
 };
 
 class Router {
@@ -25,8 +41,10 @@ class Router {
 
   // handle: answers `request` through `respond`, exactly once: before handle returns when the
   // answer needs no storage, else later, on whatever thread storage completes on. `request`
-  // must stay valid until then. Thread-safe.
-  void handle(const HttpRequest& request, const Respond& respond) const;
+  // must stay valid until then. Returns what the request reached, known before it is answered,
+  // so that even a response storage never gave (a timeout) is named by its operation.
+  // Thread-safe.
+  RequestFacts handle(const HttpRequest& request, const Respond& respond) const;
 
   // screen_head: for a request whose body has not been read (a client waiting for 100 Continue),
   // the refusal its head already earns by the same order of checks (401, 429, 415, ...), or
@@ -35,9 +53,10 @@ class Router {
 
  private:
   // dispatch: handle() when `respond` is set (an answer known at once is returned rather than
-  // given to `respond`); screen_head() when it is null.
+  // given to `respond`); screen_head() when it is null. Fills `facts`.
   [[nodiscard]] std::optional<HttpResponse> dispatch(const HttpRequest& request,
-                                                     const Respond* respond) const;
+                                                     const Respond* respond,
+                                                     RequestFacts& facts) const;
 
   const application::UseCases& use_cases_;
   RouterOptions options_;

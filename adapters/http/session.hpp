@@ -100,12 +100,14 @@ class ExchangeWatch {
     }
   }
 
-  void finished(std::string_view request_id, std::string_view method, const HttpResponse& sent,
-                std::size_t bytes) const {
+  // finished: `facts` are what the router found of the request (for a request refused before
+  // routing, only its client address: the peer's).
+  void finished(std::string_view request_id, std::string_view method, const RequestFacts& facts,
+                const HttpResponse& sent, std::size_t bytes) const {
     if (observer_ != nullptr) {
-      observer_->request_finished(ExchangeRecord{request_id, method, sent.route, sent.status,
-                                                 std::chrono::steady_clock::now() - started_,
-                                                 bytes});
+      observer_->request_finished(ExchangeRecord{
+          request_id, method, facts.route, facts.operation, facts.client_address, facts.principal,
+          sent.status, std::chrono::steady_clock::now() - started_, bytes});
     }
   }
 
@@ -244,8 +246,8 @@ boost::asio::awaitable<RequestRead> read_checked_request(
 // head it answers, or null when no head could be read.
 template <class Stream>
 boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& context,
-                                        std::string& wire, HttpResponse& response,
-                                        const BeastRequest* request) {
+                                        const ConnectionState& state, std::string& wire,
+                                        HttpResponse& response, const BeastRequest* request) {
   const ExchangeWatch watch(context.observer);
   const std::string request_id =
       request != nullptr ? request_id_for(sent_request_id(*request)) : new_request_id();
@@ -254,7 +256,9 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
   const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head};
   write_response(wire, response, framing);
   co_await write_bytes(stream, context, wire);
-  watch.finished(request_id, request != nullptr ? request->method_string() : "", response,
+  RequestFacts facts;
+  facts.client_address = state.client_address;
+  watch.finished(request_id, request != nullptr ? request->method_string() : "", facts, response,
                  body_bytes_sent(response, framing));
 }
 
@@ -274,16 +278,17 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   plain.client_address = state.client_address;
   plain.accepted_key = &accepted_key;
   const auto slot = ResponseSlot::take_or_make(spare_slot);
-  context.router.handle(plain, slot->responder());
+  const RequestFacts facts = context.router.handle(plain, slot->responder());
   HttpResponse response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
   const bool keep_alive = may_continue && request.keep_alive() && !context.registry.draining();
-  response.set_header("X-Request-Id", request_id_for(sent_request_id(request)));
+  const std::string request_id = request_id_for(sent_request_id(request));
+  response.set_header("X-Request-Id", request_id);
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
   const ResponseFraming framing{request.version(), keep_alive,
                                 request.method() == boost::beast::http::verb::head};
   write_response(wire, response, framing);
   const bool written = co_await write_bytes(stream, context, wire);
-  watch.finished(response.header("X-Request-Id").value_or(""), request.method_string(), response,
+  watch.finished(request_id, request.method_string(), facts, response,
                  body_bytes_sent(response, framing));
   const bool go_on = written && keep_alive;
   co_return go_on;
@@ -317,13 +322,13 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
                                                               state, accepted_key);
     if (read.error) {
       if (auto answer = response_to_read_error(read.error)) {
-        co_await session_detail::send_final(stream, context, wire, *answer, nullptr);
+        co_await session_detail::send_final(stream, context, state, wire, *answer, nullptr);
       }
       break;
     }
     const BeastRequest& request = parser.get();
     if (read.refusal) {
-      co_await session_detail::send_final(stream, context, wire, *read.refusal, &request);
+      co_await session_detail::send_final(stream, context, state, wire, *read.refusal, &request);
       break;
     }
     const bool may_continue = !read.close_after;

@@ -1,13 +1,13 @@
 #include "adapters/metrics/metrics.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
 
+#include "adapters/metrics/process_metrics.hpp"
+
 namespace petstore::adapters::metrics {
 namespace {
-
-constexpr std::array<std::string_view, operation_count> operation_names{
-    "listPets", "createPet", "getPet", "listOrders", "other"};
 
 // Shortest round-trip digits without an exponent: le="0.0005", as Prometheus clients write it.
 void append_number(std::string& out, double value) {
@@ -40,26 +40,6 @@ std::string escape_label(std::string_view value) {
 }
 
 }  // namespace
-
-Operation operation_of(std::string_view method, std::string_view route) {
-  if (route == "/v1/pets") {
-    if (method == "GET") {
-      return Operation::list_pets;
-    }
-    if (method == "POST") {
-      return Operation::create_pet;
-    }
-  } else if (route == "/v1/pets/{petId}" && method == "GET") {
-    return Operation::get_pet;
-  } else if (route == "/v1/store/orders" && method == "GET") {
-    return Operation::list_orders;
-  }
-  return Operation::other;
-}
-
-std::string_view operation_name(Operation operation) {
-  return operation_names.at(static_cast<std::size_t>(operation));
-}
 
 void Histogram::observe(std::chrono::nanoseconds duration) {
   const double seconds = std::chrono::duration<double>(duration).count();
@@ -96,14 +76,22 @@ void Histogram::append_exposition(std::string& out, std::string_view name,
   out.append(std::to_string(count)).append("\n");
 }
 
-Metrics::Metrics(BuildInfo build) : build_(std::move(build)) {}
+Metrics::Metrics(BuildInfo build, std::span<const std::string_view> operations)
+    : build_(std::move(build)), operations_(operations.size() + 1) {
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    operations_.at(i).name = operations[i];
+  }
+  operations_.back().name = "other";
+}
 
-void Metrics::request_finished(Operation operation, unsigned status,
+void Metrics::request_finished(std::string_view operation, unsigned status,
                                std::chrono::nanoseconds duration) {
-  const auto index = static_cast<std::size_t>(operation);
+  // A handful of names: a linear search is cheaper than hashing one.
+  auto found = std::find_if(operations_.begin(), operations_.end() - 1,
+                            [&](const OperationMetrics& known) { return known.name == operation; });
   const std::size_t slot = status >= 100 && status < status_slots ? status : 0;
-  requests_.at(index).at(slot).fetch_add(1, std::memory_order_relaxed);
-  durations_.at(index).observe(duration);
+  found->requests.at(slot).fetch_add(1, std::memory_order_relaxed);
+  found->durations.observe(duration);
   in_flight_.fetch_sub(1, std::memory_order_relaxed);
 }
 
@@ -111,12 +99,12 @@ std::string Metrics::exposition() const {
   std::string out;
   append_header(out, "petstore_http_requests_total", "counter",
                 "HTTP requests answered, by operation and status code.");
-  for (std::size_t op = 0; op < operation_count; ++op) {
+  for (const OperationMetrics& operation : operations_) {
     for (std::size_t status = 0; status < status_slots; ++status) {
-      const auto value = requests_.at(op).at(status).load(std::memory_order_relaxed);
+      const auto value = operation.requests.at(status).load(std::memory_order_relaxed);
       if (value != 0) {
         out.append("petstore_http_requests_total{operation=\"")
-            .append(operation_names.at(op))
+            .append(escape_label(operation.name))
             .append("\",status=\"")
             .append(std::to_string(status))
             .append("\"} ")
@@ -127,10 +115,9 @@ std::string Metrics::exposition() const {
   }
   append_header(out, "petstore_http_request_duration_seconds", "histogram",
                 "Time from a request's headers read to its response written, by operation.");
-  for (std::size_t op = 0; op < operation_count; ++op) {
-    durations_.at(op).append_exposition(
-        out, "petstore_http_request_duration_seconds",
-        "operation=\"" + std::string(operation_names.at(op)) + "\"");
+  for (const OperationMetrics& operation : operations_) {
+    operation.durations.append_exposition(out, "petstore_http_request_duration_seconds",
+                                          "operation=\"" + escape_label(operation.name) + "\"");
   }
   append_header(out, "petstore_http_requests_in_flight", "gauge",
                 "Requests read and not yet answered.");
@@ -150,13 +137,48 @@ std::string Metrics::exposition() const {
   append_header(out, "petstore_storage_commit_seconds", "histogram",
                 "Time of one storage commit (a group of creates, synced).");
   commits_.append_exposition(out, "petstore_storage_commit_seconds", "");
+  if (database_tracked_.load(std::memory_order_acquire)) {
+    append_database(out);
+  }
+  if (log_lines_dropped_) {
+    append_header(out, "petstore_log_lines_dropped_total", "counter",
+                  "Log lines dropped because stdout was not being read.");
+    out.append("petstore_log_lines_dropped_total ")
+        .append(std::to_string(log_lines_dropped_()))
+        .append("\n");
+  }
   append_header(out, "petstore_build_info", "gauge", "Always 1; the labels name the build.");
   out.append("petstore_build_info{version=\"")
       .append(escape_label(build_.version))
       .append("\",commit=\"")
       .append(escape_label(build_.commit))
       .append("\"} 1\n");
+  append_process_metrics(out);
   return out;
+}
+
+void Metrics::append_database(std::string& out) const {
+  const auto line = [&out](std::string_view name, auto value) {
+    out.append(name).append(" ").append(std::to_string(value)).append("\n");
+  };
+  append_header(out, "petstore_database_connections_open", "gauge",
+                "Database connections open (connected and set up).");
+  line("petstore_database_connections_open", database_open_.load(std::memory_order_relaxed));
+  append_header(out, "petstore_database_connections_in_use", "gauge",
+                "Database connections running statements.");
+  line("petstore_database_connections_in_use", database_in_use_.load(std::memory_order_relaxed));
+  append_header(out, "petstore_database_connection_wait_seconds", "histogram",
+                "Time a storage call waited for a free database connection.");
+  database_waits_.append_exposition(out, "petstore_database_connection_wait_seconds", "");
+  append_header(out, "petstore_database_query_seconds", "histogram",
+                "Round trip of one read (get, list, count) to the database.");
+  database_queries_.append_exposition(out, "petstore_database_query_seconds", "");
+  append_header(out, "petstore_database_connections_lost_total", "counter",
+                "Open database connections that broke.");
+  line("petstore_database_connections_lost_total", database_lost_.load(std::memory_order_relaxed));
+  append_header(out, "petstore_database_reconnects_total", "counter",
+                "Database connections made again after failing.");
+  line("petstore_database_reconnects_total", database_reconnects_.load(std::memory_order_relaxed));
 }
 
 }  // namespace petstore::adapters::metrics

@@ -11,17 +11,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace petstore::adapters::metrics {
-
-enum class Operation : std::size_t { list_pets, create_pet, get_pet, list_orders, other };
-inline constexpr std::size_t operation_count = 5;
-
-// operation_of: the OpenAPI operationId of `method` on `route` (a route template), else other.
-[[nodiscard]] Operation operation_of(std::string_view method, std::string_view route);
-[[nodiscard]] std::string_view operation_name(Operation operation);
 
 // Histogram: cumulative-bucket latency histogram in seconds, lock-free.
 class Histogram {
@@ -46,13 +42,17 @@ struct BuildInfo {
 
 class Metrics {
  public:
-  explicit Metrics(BuildInfo build);
+  // `operations`: the values the operation label takes (the router's operation ids), besides
+  // "other" for a request that reached none. A fixed set, so a client can never add a label.
+  Metrics(BuildInfo build, std::span<const std::string_view> operations);
 
   void connection_opened() { connections_open_.fetch_add(1, std::memory_order_relaxed); }
   void connection_closed() { connections_open_.fetch_sub(1, std::memory_order_relaxed); }
   void request_started() { in_flight_.fetch_add(1, std::memory_order_relaxed); }
-  // request_finished: one answered request; a status outside 100..599 counts as 0.
-  void request_finished(Operation operation, unsigned status, std::chrono::nanoseconds duration);
+  // request_finished: one answered request; an operation not given at construction counts as
+  // "other", a status outside 100..599 as 0.
+  void request_finished(std::string_view operation, unsigned status,
+                        std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.
   void storage_committed(std::chrono::nanoseconds duration) { commits_.observe(duration); }
   // set_pets_stored: the count of stored pets, read once from storage (at start); a scrape
@@ -64,19 +64,54 @@ class Metrics {
   // pet_stored: one more pet stored by this process.
   void pet_stored() { pets_stored_.fetch_add(1, std::memory_order_relaxed); }
 
+  // Database connections (PostgreSQL storage), shown once track_database() was called.
+  void track_database() { database_tracked_.store(true, std::memory_order_release); }
+  void set_database_connections(std::size_t open, std::size_t in_use) {
+    database_open_.store(static_cast<std::int64_t>(open), std::memory_order_relaxed);
+    database_in_use_.store(static_cast<std::int64_t>(in_use), std::memory_order_relaxed);
+  }
+  // database_connection_waited: how long one call waited for a free connection.
+  void database_connection_waited(std::chrono::nanoseconds waited) {
+    database_waits_.observe(waited);
+  }
+  // database_query_finished: one read's round trip to the database.
+  void database_query_finished(std::chrono::nanoseconds took) { database_queries_.observe(took); }
+  void database_connection_lost() { database_lost_.fetch_add(1, std::memory_order_relaxed); }
+  void database_reconnected() { database_reconnects_.fetch_add(1, std::memory_order_relaxed); }
+
+  // set_log_lines_dropped: where the count of log lines dropped (stdout not being read) is read
+  // at scrape time; unset, the metric is absent.
+  void set_log_lines_dropped(std::function<std::uint64_t()> source) {
+    log_lines_dropped_ = std::move(source);
+  }
+
   // exposition: every metric in Prometheus text format 0.0.4.
   [[nodiscard]] std::string exposition() const;
 
  private:
+  void append_database(std::string& out) const;
+
   static constexpr std::size_t status_slots = 600;
+  struct OperationMetrics {
+    std::string name;
+    std::array<std::atomic<std::uint64_t>, status_slots> requests{};  // by status
+    Histogram durations;
+  };
   BuildInfo build_;
-  std::array<std::array<std::atomic<std::uint64_t>, status_slots>, operation_count> requests_{};
-  std::array<Histogram, operation_count> durations_;
+  std::vector<OperationMetrics> operations_;  // sized once; the last is "other"
   std::atomic<std::int64_t> in_flight_{0};
   std::atomic<std::int64_t> connections_open_{0};
   Histogram commits_;
   std::atomic<std::int64_t> pets_stored_{0};
   std::atomic<bool> pets_stored_known_{false};
+  std::atomic<bool> database_tracked_{false};
+  std::atomic<std::int64_t> database_open_{0};
+  std::atomic<std::int64_t> database_in_use_{0};
+  Histogram database_waits_;
+  Histogram database_queries_;
+  std::atomic<std::uint64_t> database_lost_{0};
+  std::atomic<std::uint64_t> database_reconnects_{0};
+  std::function<std::uint64_t()> log_lines_dropped_;
 };
 
 }  // namespace petstore::adapters::metrics

@@ -1,21 +1,24 @@
 // backup_store: mdb_env_copyfd2 with MDB_CP_COMPACT, run on the Store's own environment (LMDB
-// forbids a second handle on one environment in a process), into a file this code creates,
-// so that it can choose its mode and sync it.
+// forbids a second handle on one environment in a process), into a file this code creates
+// through adapters/files, so that it can choose its mode and sync it. backup_lmdb_store opens
+// the Store first.
+
+#include "adapters/storage/lmdb/lmdb_backup.hpp"
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "adapters/storage/lmdb/lmdb_data_tools.hpp"
+#include "adapters/files/atomic_file_writer.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 
 namespace petstore::adapters::lmdb_storage {
 namespace {
 
 namespace fs = std::filesystem;
+namespace files = adapters::files;
 
 // A burst of map growth by other processes may need the copy to start over a few times.
 constexpr int max_attempts = 8;
@@ -48,16 +51,6 @@ domain::Result<bool> prepare_out_dir(const fs::path& out_dir) {
   return false;
 }
 
-bool sync_dir(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    return false;
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  return synced;
-}
-
 // copy_into: the compacting copy into `fd`, started over when the map grew meanwhile.
 domain::Result<void> copy_into(const Store& store, int fd, const fs::path& out_dir) {
   for (int attempt = 1;; ++attempt) {
@@ -77,6 +70,24 @@ domain::Result<void> copy_into(const Store& store, int fd, const fs::path& out_d
   }
 }
 
+// write_copy: the copy into `out_dir`/data.mdb, which appears there only once complete and synced.
+domain::Result<void> write_copy(const Store& store, const fs::path& out_dir) {
+  auto file = files::AtomicFileWriter::create(out_dir / "data.mdb");
+  if (!file) {
+    return backup_error(out_dir, "cannot be written: " + file.error().message());
+  }
+  if (auto copied = copy_into(store, file->fd(), out_dir); !copied) {
+    return copied;
+  }
+  if (auto committed = file->commit(); !committed) {
+    const bool unsynced = committed.error().step == files::FileStep::sync ||
+                          committed.error().step == files::FileStep::sync_directory;
+    return backup_error(out_dir, (unsynced ? "could not be synced: " : "could not be written: ") +
+                                     committed.error().message());
+  }
+  return {};
+}
+
 }  // namespace
 
 domain::Result<BackupReport> backup_store(const Store& store, const fs::path& out_dir) {
@@ -84,38 +95,28 @@ domain::Result<BackupReport> backup_store(const Store& store, const fs::path& ou
   if (!created) {
     return created.error();
   }
-  const fs::path file = out_dir / "data.mdb";
-  bool file_created = false;
-  auto fail = [&](domain::Error error) -> domain::Result<BackupReport> {
-    std::error_code ignored;
-    if (file_created) {
-      fs::remove(file, ignored);
-    }
+  if (auto written = write_copy(store, out_dir); !written) {
     if (*created) {
+      std::error_code ignored;
       fs::remove(out_dir, ignored);
     }
-    return error;
-  };
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    return fail(backup_error(out_dir, std::string("cannot be written: ") + std::strerror(errno)));
-  }
-  file_created = true;
-  auto copied = copy_into(store, fd, out_dir);
-  if (copied && ::fsync(fd) != 0) {
-    copied = backup_error(out_dir, std::string("could not be synced: ") + std::strerror(errno));
-  }
-  if (::close(fd) != 0 && copied) {
-    copied = backup_error(out_dir, std::string("could not be written: ") + std::strerror(errno));
-  }
-  if (copied && !sync_dir(out_dir)) {
-    copied = backup_error(out_dir, std::string("could not be synced: ") + std::strerror(errno));
-  }
-  if (!copied) {
-    return fail(copied.error());
+    return written.error();
   }
   std::error_code ec;
-  return BackupReport{fs::file_size(file, ec)};
+  return BackupReport{fs::file_size(out_dir / "data.mdb", ec)};
 }
 
 }  // namespace petstore::adapters::lmdb_storage
+
+namespace petstore::adapters {
+
+domain::Result<BackupReport> backup_lmdb_store(const LmdbOptions& options,
+                                               const std::filesystem::path& out_dir) {
+  auto store = lmdb_storage::Store::open_existing(options);
+  if (!store) {
+    return store.error();
+  }
+  return lmdb_storage::backup_store(**store, out_dir);
+}
+
+}  // namespace petstore::adapters

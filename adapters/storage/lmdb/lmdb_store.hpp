@@ -4,6 +4,7 @@
 // `map_mutex_` shared, and resizing the map (ours when full, or adopting another process's
 // growth) holds it exclusive, as mdb_env_set_mapsize requires. lmdb::error stops here.
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include <lmdb.h>
 
+#include "adapters/storage/lmdb/lmdb_backup.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "domain/error.hpp"
 
@@ -32,6 +34,11 @@ class Store {
   // open: prepares the data dir, opens the env, clears stale readers and checks (or, on an
   // empty env, writes) the schema version.
   [[nodiscard]] static domain::Result<std::unique_ptr<Store>> open(const LmdbOptions& options);
+
+  // open_existing: open, refusing a data dir that is missing or holds no store (unavailable), so
+  // that a tool given a mistyped --data-dir reports it instead of creating an empty store.
+  [[nodiscard]] static domain::Result<std::unique_ptr<Store>> open_existing(
+      const LmdbOptions& options);
 
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
@@ -71,5 +78,10 @@ class Store {
   Databases dbs_;
   mutable std::shared_mutex map_mutex_;
 };
+
+// backup_store: backup_lmdb_store on an open store (lmdb_backup.cpp), so that a process can back
+// up the store it is writing to.
+[[nodiscard]] domain::Result<BackupReport> backup_store(const Store& store,
+                                                        const std::filesystem::path& out_dir);
 
 }  // namespace petstore::adapters::lmdb_storage

@@ -1,4 +1,5 @@
-// Store::open and the schema check: everything that runs once, before the store serves.
+// Store::open, Store::open_existing and the schema check: everything that runs once, before the
+// store serves.
 
 #include <algorithm>
 #include <string>
@@ -83,6 +84,27 @@ domain::Result<std::unique_ptr<Store>> Store::open(const LmdbOptions& options) {
     return checked.error();
   }
   return store;
+}
+
+domain::Result<std::unique_ptr<Store>> Store::open_existing(const LmdbOptions& options) {
+  const fs::path& dir = options.data_dir;
+  if (!dir.empty()) {
+    std::error_code ec;
+    const auto status = fs::status(dir, ec);
+    if (status.type() == fs::file_type::not_found) {
+      return data_dir_error(dir, dangling_link(dir).value_or("does not exist"));
+    }
+    if (ec) {
+      return data_dir_error(dir, "cannot be inspected: " + ec.message());
+    }
+    if (!fs::is_directory(status)) {
+      return data_dir_error(dir, "is not a directory");
+    }
+    if (!fs::is_regular_file(dir / "data.mdb", ec)) {
+      return data_dir_error(dir, "holds no store (no data.mdb)");
+    }
+  }
+  return open(options);
 }
 
 domain::Result<void> Store::check_schema() {

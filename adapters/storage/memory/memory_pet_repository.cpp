@@ -1,5 +1,6 @@
 #include "adapters/storage/memory/memory_pet_repository.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -60,7 +61,7 @@ ports::PetPage page_of(const Index& index, const ports::PetQuery& query) {
   return page;
 }
 
-class MemoryPetRepository final : public ports::PetRepository {
+class MemoryPetRepository final : public MemoryPetStore {
  public:
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {
@@ -98,6 +99,43 @@ class MemoryPetRepository final : public ports::PetRepository {
       const std::shared_lock lock(mutex_);
       return static_cast<std::int64_t>(pets_.size());
     }());
+  }
+
+  // PetArchive
+  domain::Result<ports::ArchiveReadReport> read_all(const PetSink& sink) const override {
+    const std::shared_lock lock(mutex_);
+    ports::ArchiveReadReport report;
+    for (const auto& [id, pet] : pets_) {
+      if (!sink(pet)) {
+        report.complete = false;
+        break;
+      }
+      ++report.pets;
+    }
+    return report;
+  }
+
+  // PetArchive
+  domain::Result<ports::ArchiveWriteReport> write_all(std::span<const domain::Pet> pets,
+                                                      const Progress& progress) override {
+    const std::unique_lock lock(mutex_);
+    ports::ArchiveWriteReport report;
+    for (std::size_t i = 0; i < pets.size(); ++i) {
+      if (pets_.contains(pets[i].id.value)) {
+        report.conflict = i;
+        return report;
+      }
+    }
+    for (const auto& pet : pets) {
+      const auto stored = pets_.emplace(pet.id.value, pet).first;
+      by_status_[index_of(pet.status)].emplace(pet.id.value, &stored->second);
+      last_id_ = std::max(last_id_, pet.id.value);
+    }
+    if (progress) {
+      progress(pets.size());
+    }
+    report.next_id = static_cast<std::uint64_t>(last_id_) + 1;  // at most 2^63
+    return report;
   }
 
  private:
@@ -153,8 +191,12 @@ class MemoryPetRepository final : public ports::PetRepository {
 
 }  // namespace
 
-std::unique_ptr<ports::PetRepository> make_memory_pet_repository() {
+std::unique_ptr<MemoryPetStore> make_memory_pet_store() {
   return std::make_unique<MemoryPetRepository>();
+}
+
+std::unique_ptr<ports::PetRepository> make_memory_pet_repository() {
+  return make_memory_pet_store();
 }
 
 }  // namespace petstore::adapters

@@ -7,8 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "support/json_bodies.hpp"
-
-#include "router_harness.hpp"
+#include "support/router_harness.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -70,6 +69,18 @@ TEST_F(RouterCreatePet, RefusesOtherMediaTypes) {
     EXPECT_TRUE(is_error_body(response.body, 415, "unsupported_media_type")) << type;
   }
   EXPECT_EQ(pet_ids(router_.send(request("GET", "/v1/pets")).body).size(), 0U);
+}
+
+TEST_F(RouterCreatePet, AnotherCharsetIsRefusedNamingTheOneAccepted) {
+  const HttpResponse response = create_with_type("application/json; charset=iso-8859-1");
+  EXPECT_EQ(response.status, 415U);
+  EXPECT_TRUE(is_error_body(response.body, 415, "unsupported_media_type"));
+  EXPECT_NE(response.body.find("charset=utf-8"), std::string::npos) << response.body;
+}
+
+TEST_F(RouterCreatePet, AQuotedParameterMayHoldASemicolon) {
+  const HttpResponse response = create_with_type(R"(application/json; foo="a;b")");
+  EXPECT_EQ(response.status, 201U) << response.body;
 }
 
 // RFC 9110 section 5.6.6: parameters = *( OWS ";" OWS [ parameter ] ), so an empty parameter

@@ -7,8 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "support/json_bodies.hpp"
-
-#include "router_harness.hpp"
+#include "support/router_harness.hpp"
 
 namespace petstore::tests {
 namespace {

@@ -4,10 +4,13 @@
 
 #include "adapters/metrics/metrics.hpp"
 
+#include <array>
 #include <chrono>
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -15,8 +18,6 @@ namespace petstore::tests {
 namespace {
 
 using adapters::metrics::Metrics;
-using adapters::metrics::Operation;
-using adapters::metrics::operation_of;
 using namespace std::chrono_literals;
 
 // samples: every sample line, "name{labels}" -> value text.
@@ -33,26 +34,31 @@ std::map<std::string, std::string> samples(const std::string& exposition) {
   return out;
 }
 
-TEST(Metrics, OperationsFollowMethodAndRouteTemplate) {
-  EXPECT_EQ(operation_of("GET", "/v1/pets"), Operation::list_pets);
-  EXPECT_EQ(operation_of("POST", "/v1/pets"), Operation::create_pet);
-  EXPECT_EQ(operation_of("GET", "/v1/pets/{petId}"), Operation::get_pet);
-  EXPECT_EQ(operation_of("GET", "/v1/store/orders"), Operation::list_orders);
-  EXPECT_EQ(operation_of("DELETE", "/v1/pets"), Operation::other);
-  EXPECT_EQ(operation_of("GET", "/metrics"), Operation::other);
-  EXPECT_EQ(operation_of("GET", ""), Operation::other);
+// The operation label's values, as the router's table gives them.
+constexpr std::array<std::string_view, 3> operations{"listPets", "createPet", "getPet"};
+
+TEST(Metrics, AnOperationNotGivenAtConstructionCountsAsOther) {
+  Metrics metrics({"1.0.0", "abc"}, operations);
+  metrics.request_started();
+  metrics.request_finished("deletePet", 404, 1ms);
+  metrics.request_started();
+  metrics.request_finished("", 400, 1ms);
+  const auto found = samples(metrics.exposition());
+  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="404"})"), "1");
+  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="400"})"), "1");
+  EXPECT_EQ(found.count(R"(petstore_http_requests_total{operation="deletePet",status="404"})"), 0U);
 }
 
 TEST(Metrics, CountsRequestsByOperationAndStatus) {
-  Metrics metrics({"1.0.0", "abc"});
+  Metrics metrics({"1.0.0", "abc"}, operations);
   for (int i = 0; i < 3; ++i) {
     metrics.request_started();
-    metrics.request_finished(Operation::get_pet, 404, 2ms);
+    metrics.request_finished("getPet", 404, 2ms);
   }
   metrics.request_started();
-  metrics.request_finished(Operation::create_pet, 201, 20ms);
+  metrics.request_finished("createPet", 201, 20ms);
   metrics.request_started();
-  metrics.request_finished(Operation::other, 999, 1ms);  // out of range: status 0
+  metrics.request_finished("other", 999, 1ms);  // out of range: status 0
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="getPet",status="404"})"), "3");
   EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="createPet",status="201"})"), "1");
@@ -62,10 +68,10 @@ TEST(Metrics, CountsRequestsByOperationAndStatus) {
 }
 
 TEST(Metrics, HistogramBucketsAreCumulative) {
-  Metrics metrics({"1.0.0", "abc"});
+  Metrics metrics({"1.0.0", "abc"}, operations);
   for (const std::chrono::nanoseconds duration : {100us, 2000us, 2000us, 300000us, 10000000us}) {
     metrics.request_started();
-    metrics.request_finished(Operation::list_pets, 200, duration);
+    metrics.request_finished("listPets", 200, duration);
   }
   const auto found = samples(metrics.exposition());
   const std::string name = "petstore_http_request_duration_seconds";
@@ -81,20 +87,20 @@ TEST(Metrics, HistogramBucketsAreCumulative) {
 }
 
 TEST(Metrics, GaugesFollowConnectionsAndRequestsInFlight) {
-  Metrics metrics({"1.0.0", "abc"});
+  Metrics metrics({"1.0.0", "abc"}, operations);
   metrics.connection_opened();
   metrics.connection_opened();
   metrics.connection_closed();
   metrics.request_started();
   metrics.request_started();
-  metrics.request_finished(Operation::other, 200, 1ms);
+  metrics.request_finished("other", 200, 1ms);
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at("petstore_http_connections_open"), "1");
   EXPECT_EQ(found.at("petstore_http_requests_in_flight"), "1");
 }
 
 TEST(Metrics, PetsStoredAndCommitsAndBuildInfo) {
-  Metrics metrics({"1.0.0", "a\"b"});
+  Metrics metrics({"1.0.0", "a\"b"}, operations);
   EXPECT_EQ(samples(metrics.exposition()).count("petstore_pets_stored"), 0U);
   metrics.set_pets_stored(41);
   metrics.pet_stored();
@@ -108,19 +114,55 @@ TEST(Metrics, PetsStoredAndCommitsAndBuildInfo) {
 }
 
 TEST(Metrics, EveryMetricHasHelpAndTypeOnce) {
-  Metrics metrics({"1.0.0", "abc"});
+  Metrics metrics({"1.0.0", "abc"}, operations);
   metrics.set_pets_stored(0);
+  metrics.set_log_lines_dropped([] { return std::uint64_t{0}; });
   const std::string text = metrics.exposition();
   for (const std::string name :
        {"petstore_http_requests_total counter", "petstore_http_request_duration_seconds histogram",
         "petstore_http_requests_in_flight gauge", "petstore_http_connections_open gauge",
         "petstore_pets_stored gauge", "petstore_storage_commit_seconds histogram",
-        "petstore_build_info gauge"}) {
+        "petstore_build_info gauge", "petstore_log_lines_dropped_total counter",
+        "process_cpu_seconds_total counter", "process_resident_memory_bytes gauge",
+        "process_open_fds gauge", "process_max_fds gauge", "process_start_time_seconds gauge"}) {
     const auto at = text.find("# TYPE " + name + "\n");
     ASSERT_NE(at, std::string::npos) << name;
     EXPECT_EQ(text.find("# TYPE " + name + "\n", at + 1), std::string::npos) << name;
   }
   EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(Metrics, LogLinesDroppedAreReadFromTheirSourceAtScrapeTime) {
+  Metrics metrics({"1.0.0", "abc"}, operations);
+  EXPECT_EQ(samples(metrics.exposition()).count("petstore_log_lines_dropped_total"), 0U);
+  std::uint64_t dropped = 7;
+  metrics.set_log_lines_dropped([&dropped] { return dropped; });
+  EXPECT_EQ(samples(metrics.exposition()).at("petstore_log_lines_dropped_total"), "7");
+  dropped = 9;
+  EXPECT_EQ(samples(metrics.exposition()).at("petstore_log_lines_dropped_total"), "9");
+}
+
+// The process metrics describe this very process: its open descriptors move when it opens one,
+// it has used CPU, holds memory, and started between boot and now.
+TEST(Metrics, ProcessMetricsDescribeThisProcess) {
+  Metrics metrics({"1.0.0", "abc"}, operations);
+  const auto before = samples(metrics.exposition());
+  const int extra = ::dup(0);
+  ASSERT_GE(extra, 0);
+  const auto after = samples(metrics.exposition());
+  ::close(extra);
+  EXPECT_EQ(std::stoull(after.at("process_open_fds")),
+            std::stoull(before.at("process_open_fds")) + 1);
+  EXPECT_GT(std::stoull(after.at("process_max_fds")), 0U);
+  EXPECT_GT(std::stoull(after.at("process_resident_memory_bytes")), 1U << 20);
+  EXPECT_GE(std::stoull(after.at("process_virtual_memory_bytes")),
+            std::stoull(after.at("process_resident_memory_bytes")));
+  EXPECT_GT(std::stod(after.at("process_cpu_seconds_total")), 0.0);
+  const double started = std::stod(after.at("process_start_time_seconds"));
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_LE(started, now + 1);
+  EXPECT_GT(started, now - 24 * 3600);  // no test process runs for a day
 }
 
 }  // namespace

@@ -1,9 +1,6 @@
 #include "lmdb_test_support.hpp"
 
 #include <stdexcept>
-#include <stdlib.h>  // mkdtemp
-#include <sys/stat.h>
-#include <system_error>
 
 #include <lmdb.h>
 
@@ -17,24 +14,6 @@ void check(int rc, const char* what) {
 }
 
 }  // namespace
-
-TempDir::TempDir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "petstore-lmdb-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw std::system_error(errno, std::generic_category(), "mkdtemp");
-  }
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  // A test may have taken permissions away; give them back so that everything can go.
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(path_, ec)) {
-    ::chmod(entry.path().c_str(), 0700);
-  }
-  ::chmod(path_.c_str(), 0700);
-  std::filesystem::remove_all(path_, ec);
-}
 
 adapters::LmdbOptions options_for(const std::filesystem::path& dir) {
   adapters::LmdbOptions options;

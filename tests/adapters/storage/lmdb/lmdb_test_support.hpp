@@ -1,6 +1,7 @@
 #pragma once
-// Test helpers for the LMDB adapter: a private temporary data dir per test, opening a repository
-// on it (a failure fails the test), and raw LMDB access for writing what the adapter never would.
+// Test helpers for the LMDB adapter (a data dir per test is a support/temp_dir.hpp TempDir):
+// opening a repository on it (a failure fails the test), and raw LMDB access for writing what the
+// adapter never would.
 
 #include <cstdint>
 #include <filesystem>
@@ -9,22 +10,9 @@
 #include <string_view>
 
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "support/temp_dir.hpp"
 
 namespace petstore::tests {
-
-// TempDir: a fresh directory, removed with everything in it at destruction.
-class TempDir {
- public:
-  TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir();
-
-  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // options_for: the default options with `dir` as the data dir.
 [[nodiscard]] adapters::LmdbOptions options_for(const std::filesystem::path& dir);

@@ -1,10 +1,10 @@
-#include "bootstrap/storage_fault_log.hpp"
+#include "adapters/logging/logging_pet_repository.hpp"
 
 #include <functional>
 #include <string_view>
 #include <utility>
 
-namespace petstore::bootstrap {
+namespace petstore::adapters::logging {
 namespace {
 
 using domain::ErrorCode;
@@ -13,18 +13,18 @@ bool is_fault(const domain::Error& error) {
   return error.code == ErrorCode::unavailable || error.code == ErrorCode::internal;
 }
 
-class StorageFaultLog final : public ports::PetRepository {
+class LoggingPetRepository final : public ports::PetRepository {
  public:
-  StorageFaultLog(std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger* logger,
-                  adapters::metrics::Metrics* metrics)
-      : inner_(std::move(inner)), logger_(logger), metrics_(metrics) {}
+  LoggingPetRepository(std::unique_ptr<ports::PetRepository> inner, Logger* logger,
+                       std::function<void()> pet_stored)
+      : inner_(std::move(inner)), logger_(logger), pet_stored_(std::move(pet_stored)) {}
 
   void create(ports::CreatePetCommand command, CreateDone done) override {
     inner_->create(std::move(command), [this, done = std::move(done)](auto result) {
       if (!result) {
         report(logger_, "create", result.error());
-      } else if (result->created && metrics_ != nullptr) {
-        metrics_->pet_stored();
+      } else if (result->created && pet_stored_) {
+        pet_stored_();
       }
       done(std::move(result));
     });
@@ -43,8 +43,7 @@ class StorageFaultLog final : public ports::PetRepository {
   }
 
  private:
-  static void report(adapters::logging::Logger* logger, std::string_view call,
-                     const domain::Error& error) {
+  static void report(Logger* logger, std::string_view call, const domain::Error& error) {
     if (logger == nullptr || !is_fault(error)) {
       return;
     }
@@ -71,16 +70,15 @@ class StorageFaultLog final : public ports::PetRepository {
   }
 
   std::unique_ptr<ports::PetRepository> inner_;
-  adapters::logging::Logger* logger_;
-  adapters::metrics::Metrics* metrics_;
+  Logger* logger_;
+  std::function<void()> pet_stored_;
 };
 
 }  // namespace
 
-std::unique_ptr<ports::PetRepository> log_storage_faults(
-    std::unique_ptr<ports::PetRepository> inner, adapters::logging::Logger* logger,
-    adapters::metrics::Metrics* metrics) {
-  return std::make_unique<StorageFaultLog>(std::move(inner), logger, metrics);
+std::unique_ptr<ports::PetRepository> make_logging_pet_repository(
+    std::unique_ptr<ports::PetRepository> inner, Logger* logger, std::function<void()> pet_stored) {
+  return std::make_unique<LoggingPetRepository>(std::move(inner), logger, std::move(pet_stored));
 }
 
-}  // namespace petstore::bootstrap
+}  // namespace petstore::adapters::logging

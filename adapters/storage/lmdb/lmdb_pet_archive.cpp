@@ -1,0 +1,187 @@
+// LmdbPetArchive: a read is a cursor walk in one read transaction; a write puts every pet in one
+// write transaction, which the Store starts over after growing the map when it is full.
+
+#include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <lmdb++.h>
+
+#include "adapters/storage/lmdb/lmdb_records.hpp"
+#include "adapters/storage/lmdb/lmdb_store.hpp"
+
+namespace petstore::adapters {
+namespace {
+
+using lmdb_storage::Databases;
+using lmdb_storage::decode_pet_key;
+using lmdb_storage::decode_pet_record;
+using lmdb_storage::decode_u64;
+using lmdb_storage::encode_u64;
+using lmdb_storage::next_id_key;
+using lmdb_storage::pet_key;
+using lmdb_storage::pet_record;
+using lmdb_storage::status_key;
+using lmdb_storage::Store;
+
+// How often an import reports its progress.
+constexpr std::size_t progress_every = 4096;
+
+std::string_view view(const lmdb::val& value) { return {value.data(), value.size()}; }
+
+bool put(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+         unsigned int flags) {
+  lmdb::val k{key.data(), key.size()};
+  lmdb::val v{value.data(), value.size()};
+  return lmdb::dbi_put(txn, dbi, k, v, flags);
+}
+
+// last_stored_id: the highest id in the pets database, 0 when it is empty.
+std::int64_t last_stored_id(MDB_txn* txn, MDB_dbi pets) {
+  auto cursor = lmdb::cursor::open(txn, pets);
+  lmdb::val key;
+  lmdb::val value;
+  if (!cursor.get(key, value, MDB_LAST)) {
+    return 0;
+  }
+  const auto id = decode_pet_key(view(key));
+  if (!id) {
+    lmdb::error::raise("import", MDB_CORRUPTED);
+  }
+  return id->value;
+}
+
+std::uint64_t stored_next_id(MDB_txn* txn, MDB_dbi meta) {
+  lmdb::val key{next_id_key.data(), next_id_key.size()};
+  lmdb::val value;
+  std::optional<std::uint64_t> next_id;
+  if (lmdb::dbi_get(txn, meta, key, value)) {
+    next_id = decode_u64(view(value));
+  }
+  if (!next_id || *next_id == 0) {
+    lmdb::error::raise("import", MDB_CORRUPTED);  // Store::open checked it: damage since
+  }
+  return *next_id;
+}
+
+bool strictly_ascending(std::span<const domain::Pet> pets) {
+  return std::adjacent_find(pets.begin(), pets.end(), [](const auto& a, const auto& b) {
+           return a.id.value >= b.id.value;
+         }) == pets.end();
+}
+
+// read_pets: every pet of `store` to `sink`, in key order, which is id order.
+domain::Result<ports::ArchiveReadReport> read_pets(const Store& store,
+                                                   const ports::PetArchive::PetSink& sink) {
+  const Databases& dbs = store.databases();
+  return store.read_value<ports::ArchiveReadReport>(
+      [&](MDB_txn* txn) -> domain::Result<ports::ArchiveReadReport> {
+        ports::ArchiveReadReport report;
+        auto cursor = lmdb::cursor::open(txn, dbs.pets);
+        lmdb::val key;
+        lmdb::val value;
+        for (bool found = cursor.get(key, value, MDB_FIRST); found;
+             found = cursor.get(key, value, MDB_NEXT)) {
+          const auto id = decode_pet_key(view(key));
+          auto pet = decode_pet_record(view(value));
+          if (!id || !pet) {
+            return lmdb_storage::damaged_record();
+          }
+          if (!sink(domain::with_id(*id, std::move(*pet)))) {
+            report.complete = false;
+            break;
+          }
+          ++report.pets;
+        }
+        return report;
+      });
+}
+
+// write_pets: every put of `pets` in one write transaction. When an id is already stored the
+// transaction is aborted, so nothing is stored, and the report names that pet.
+domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
+                                                     std::span<const domain::Pet> pets,
+                                                     const ports::PetArchive::Progress& progress) {
+  std::int64_t max_id = 0;
+  for (const auto& pet : pets) {
+    max_id = std::max(max_id, pet.id.value);
+  }
+  // Pets in ascending id above every stored one (an export of another store) are appended, which
+  // fills B-tree pages completely and is much faster than inserting.
+  const bool ascending = strictly_ascending(pets);
+  const Databases& dbs = store.databases();
+  ports::ArchiveWriteReport report;
+  auto written = store.write([&](MDB_txn* txn) {
+    report = {};  // a retry after growing the map starts over
+    const std::uint64_t next_id = stored_next_id(txn, dbs.meta);
+    const bool append =
+        ascending && !pets.empty() && last_stored_id(txn, dbs.pets) < pets[0].id.value;
+    const unsigned int flags = append ? MDB_APPEND : MDB_NOOVERWRITE;
+    for (std::size_t i = 0; i < pets.size(); ++i) {
+      const domain::Pet& pet = pets[i];
+      const domain::NewPet body{pet.name, pet.category_id, pet.status};
+      if (!put(txn, dbs.pets, pet_key(pet.id), pet_record(body), flags)) {
+        report.conflict = i;
+        lmdb::error::raise("import", MDB_KEYEXIST);  // aborts the transaction: nothing is stored
+      }
+      put(txn, dbs.pets_by_status, status_key(pet.status, pet.id), "", 0);
+      if (progress && (i + 1) % progress_every == 0) {
+        progress(i + 1);
+      }
+    }
+    const std::uint64_t after_max = static_cast<std::uint64_t>(max_id) + 1;  // at most 2^63
+    report.next_id = std::max(next_id, pets.empty() ? next_id : after_max);
+    if (report.next_id != next_id) {
+      put(txn, dbs.meta, next_id_key, encode_u64(report.next_id), 0);
+    }
+    if (progress) {
+      progress(pets.size());
+    }
+  });
+  if (report.conflict) {
+    return report;
+  }
+  if (!written) {
+    return written.error();
+  }
+  return report;
+}
+
+class LmdbPetArchive final : public ports::PetArchive {
+ public:
+  explicit LmdbPetArchive(LmdbOptions options) : options_(std::move(options)) {}
+
+  // PetArchive
+  domain::Result<ports::ArchiveReadReport> read_all(const PetSink& sink) const override {
+    auto store = Store::open_existing(options_);
+    if (!store) {
+      return store.error();
+    }
+    return read_pets(**store, sink);
+  }
+
+  // PetArchive
+  domain::Result<ports::ArchiveWriteReport> write_all(std::span<const domain::Pet> pets,
+                                                      const Progress& progress) override {
+    auto store = Store::open(options_);
+    if (!store) {
+      return store.error();
+    }
+    return write_pets(**store, pets, progress);
+  }
+
+ private:
+  LmdbOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<ports::PetArchive> make_lmdb_pet_archive(LmdbOptions options) {
+  return std::make_unique<LmdbPetArchive>(std::move(options));
+}
+
+}  // namespace petstore::adapters
