@@ -4,15 +4,19 @@
 #include <array>
 #include <charconv>
 #include <chrono>
+#include <mutex>
 #include <spdlog/logger.h>
 #include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <string>
+#include <unistd.h>
 #include <utility>
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
+
+#include "adapters/logging/line_writer.hpp"
 
 namespace petstore::adapters::logging {
 namespace {
@@ -65,6 +69,28 @@ std::string number(double value) {
   return error == std::errc{} ? std::string(text.data(), end) : std::string("0");
 }
 
+// Lines wait for stdout in a queue of this many bytes (some 800 request lines): enough for a
+// burst while the reader catches up, little memory when it never does.
+constexpr std::size_t stdout_queue_bytes = std::size_t{256} << 10;
+
+// QueuedSink: hands each formatted line to a LineWriter, so that logging never waits for
+// stdout's reader. spdlog's own lock only covers formatting and queueing.
+class QueuedSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  explicit QueuedSink(LineWriter& writer) : writer_(writer) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& message) override {
+    spdlog::memory_buf_t line;
+    formatter_->format(message, line);
+    writer_.offer(std::string_view(line.data(), line.size()));
+  }
+  void flush_() override {}  // the writer writes each line as soon as it can
+
+ private:
+  LineWriter& writer_;
+};
+
 }  // namespace
 
 std::optional<LogFormat> parse_log_format(std::string_view word) {
@@ -94,8 +120,17 @@ std::optional<LogLevel> parse_log_level(std::string_view word) {
 }
 
 std::unique_ptr<Logger> Logger::to_stdout(LogFormat format, LogLevel level) {
-  return std::unique_ptr<Logger>(new Logger(
-      make_logger(std::make_shared<spdlog::sinks::stdout_sink_mt>(), format, level), format));
+  return to_descriptor(STDOUT_FILENO, format, level, stdout_queue_bytes);
+}
+
+std::unique_ptr<Logger> Logger::to_descriptor(int fd, LogFormat format, LogLevel level,
+                                              std::size_t queue_bytes) {
+  auto writer = std::make_unique<LineWriter>(fd, queue_bytes);
+  auto sink = std::make_shared<QueuedSink>(*writer);
+  auto logger =
+      std::unique_ptr<Logger>(new Logger(make_logger(std::move(sink), format, level), format));
+  logger->writer_ = std::move(writer);
+  return logger;
 }
 
 std::unique_ptr<Logger> Logger::to_stream(std::ostream& out, LogFormat format, LogLevel level) {
@@ -109,17 +144,42 @@ Logger::Logger(std::shared_ptr<spdlog::logger> logger, LogFormat format)
 
 Logger::~Logger() = default;
 
-void Logger::request(const RequestLine& record) {
-  if (!logger_->should_log(spdlog::level::info)) {
+std::uint64_t Logger::lines_dropped() const { return writer_ ? writer_->dropped() : 0; }
+
+bool Logger::close(std::chrono::milliseconds deadline) {
+  return writer_ ? writer_->close(deadline) : true;
+}
+
+void Logger::report_drops() {
+  if (!writer_) {
     return;
   }
+  if (const std::uint64_t dropped = writer_->take_drop_report(); dropped != 0) {
+    logger_->log(spdlog::level::warn,
+                 format_fields("log_lines_dropped",
+                               {{"count", static_cast<std::int64_t>(dropped)},
+                                {"message", "stdout was not being read; lines were dropped"}}));
+  }
+}
+
+void Logger::request(const RequestLine& record, LogLevel level) {
+  if (!logger_->should_log(to_spdlog(level))) {
+    return;
+  }
+  report_drops();
   const double duration_ms = std::chrono::duration<double, std::milli>(record.duration).count();
   const std::string_view route = record.route.empty() ? "-" : record.route;
   const std::string_view method = record.method.empty() ? "-" : record.method;
-  log(LogLevel::info, "request",
+  const std::string_view operation = record.operation.empty() ? "-" : record.operation;
+  const std::string_view client = record.client_address.empty() ? "-" : record.client_address;
+  const std::string_view principal = record.principal.empty() ? "-" : record.principal;
+  log(level, "request",
       {{"request_id", record.request_id},
        {"method", method},
        {"route", route},
+       {"operation", operation},
+       {"client", client},
+       {"principal", principal},
        {"status", std::int64_t{record.status}},
        {"duration_ms", duration_ms},
        {"bytes", static_cast<std::int64_t>(record.bytes)}});
@@ -130,7 +190,18 @@ void Logger::log(LogLevel level, std::string_view event, LogFields fields) {
   if (!logger_->should_log(spdlog_level)) {
     return;
   }
+  report_drops();
   logger_->log(spdlog_level, format_fields(event, fields));
+}
+
+void Logger::announce(std::string_view event, std::string_view message) {
+  report_drops();
+  const std::string text = format_fields(event, {{"message", message}});
+  // Straight to the sinks: the logger's level would filter it, theirs never does.
+  const spdlog::details::log_msg line(logger_->name(), spdlog::level::info, text);
+  for (const auto& sink : logger_->sinks()) {
+    sink->log(line);
+  }
 }
 
 std::string Logger::format_fields(std::string_view event, LogFields fields) const {

@@ -2,7 +2,9 @@
 // Logger: the service's log lines, written by spdlog, one line per event: JSON objects (time,
 // level, event, then fields) for machines, or a human line. Request lines carry the request id
 // and the route template, never a target, a header or a key: callers only hand in what is here.
-// Thread-safe; each line is flushed as written so that a crash loses none.
+// Thread-safe. On stdout, logging never waits for the reader: lines go through a bounded queue
+// to a writing thread (line_writer.hpp); when stdout is not being read they are dropped and
+// counted, and the next line logged once writing works again is preceded by one saying how many.
 
 #include <chrono>
 #include <cstddef>
@@ -20,6 +22,8 @@ class logger;
 }
 
 namespace petstore::adapters::logging {
+
+class LineWriter;
 
 enum class LogFormat { text, json };
 enum class LogLevel { debug, info, warn, error };
@@ -39,7 +43,10 @@ using LogFields = std::initializer_list<LogField>;
 struct RequestLine {
   std::string_view request_id;
   std::string_view method;
-  std::string_view route;  // the route template, e.g. "/v1/pets/{petId}"; empty when none
+  std::string_view route;           // the route template, e.g. "/v1/pets/{petId}"; empty when none
+  std::string_view operation;       // its operation id, e.g. "getPet"; empty when none
+  std::string_view client_address;  // e.g. "192.0.2.7"
+  std::string_view principal;       // the key's principal id; empty when no key was accepted
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
   std::size_t bytes = 0;  // body bytes sent
@@ -49,6 +56,10 @@ class Logger {
  public:
   // to_stdout: lines on standard output, as a service manager collects them.
   [[nodiscard]] static std::unique_ptr<Logger> to_stdout(LogFormat format, LogLevel level);
+  // to_descriptor: lines on `fd` through a queue of `queue_bytes` (to_stdout's own form).
+  [[nodiscard]] static std::unique_ptr<Logger> to_descriptor(int fd, LogFormat format,
+                                                             LogLevel level,
+                                                             std::size_t queue_bytes);
   // to_stream: lines on `out`, which must outlive the logger (for tests).
   [[nodiscard]] static std::unique_ptr<Logger> to_stream(std::ostream& out, LogFormat format,
                                                          LogLevel level);
@@ -56,9 +67,18 @@ class Logger {
   Logger& operator=(const Logger&) = delete;
   ~Logger();
 
-  // request: the line of one answered request (event "request", level info).
-  void request(const RequestLine& record);
+  // lines_dropped: lines dropped since the start because the descriptor was not being read.
+  [[nodiscard]] std::uint64_t lines_dropped() const;
+  // close: stops logging and waits up to `deadline` for queued lines to be written; false when
+  // they were not (a stalled reader). Lines logged afterwards are dropped.
+  bool close(std::chrono::milliseconds deadline);
+
+  // request: the line of one answered request (event "request"), at `level`.
+  void request(const RequestLine& record, LogLevel level = LogLevel::info);
   void log(LogLevel level, std::string_view event, LogFields fields = {});
+  // announce: a line every reader of the log needs whatever the level filter says (event
+  // `event`, level info, `message` field), e.g. "listening on http://127.0.0.1:8080/v1".
+  void announce(std::string_view event, std::string_view message);
   void info(std::string_view event, LogFields fields = {}) { log(LogLevel::info, event, fields); }
   void warn(std::string_view event, LogFields fields = {}) { log(LogLevel::warn, event, fields); }
   void error(std::string_view event, LogFields fields = {}) { log(LogLevel::error, event, fields); }
@@ -66,7 +86,10 @@ class Logger {
  private:
   Logger(std::shared_ptr<spdlog::logger> logger, LogFormat format);
   [[nodiscard]] std::string format_fields(std::string_view event, LogFields fields) const;
+  // report_drops: logs how many lines were dropped, once writing works again.
+  void report_drops();
 
+  std::unique_ptr<LineWriter> writer_;  // set for a descriptor; outlives logger_
   std::shared_ptr<spdlog::logger> logger_;
   LogFormat format_;
 };

@@ -88,12 +88,24 @@ describe('GET /metrics', () => {
       petstore_pets_stored: 'gauge',
       petstore_storage_commit_seconds: 'histogram',
       petstore_build_info: 'gauge',
+      petstore_log_lines_dropped: 'counter',
+      // The standard process metrics of Prometheus client libraries.
+      process_cpu_seconds: 'counter',
+      process_resident_memory_bytes: 'gauge',
+      process_virtual_memory_bytes: 'gauge',
+      process_open_fds: 'gauge',
+      process_max_fds: 'gauge',
+      process_start_time_seconds: 'gauge',
     };
     for (const [name, type] of Object.entries(expected)) {
       assert.equal(families.get(name)?.type, type, `${name} is missing or not a ${type}`);
       assert.ok(families.get(name).help.length > 0, `${name} has no HELP`);
     }
     assert.deepEqual([...families.keys()].filter((name) => !(name in expected)), [], 'families nobody documented');
+    assert.ok(value(families, 'process_resident_memory_bytes') > 1024 * 1024, 'a process holds memory');
+    assert.ok(value(families, 'process_open_fds') > 0 && value(families, 'process_open_fds') <= value(families, 'process_max_fds'));
+    assert.ok(Math.abs(value(families, 'process_start_time_seconds') - Date.now() / 1000) < 3600, 'started within the hour');
+    assert.equal(value(families, 'petstore_log_lines_dropped_total', {}, 'petstore_log_lines_dropped'), 0);
     // The scrape itself is the one request in flight while the text is made.
     assert.equal(value(families, 'petstore_http_requests_in_flight'), 1);
     const { buckets } = histogram(families, 'petstore_http_request_duration_seconds', { operation: 'getPet' });

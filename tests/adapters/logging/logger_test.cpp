@@ -1,6 +1,6 @@
 // The Logger's two formats: JSON lines that a JSON parser reads back field by field, text lines
-// with quoted values where needed, and the level filter. Request lines carry the route template
-// and request id the caller hands in, nothing else.
+// with quoted values where needed, and the level filter. Request lines carry the route template,
+// operation and request id the caller hands in, nothing else.
 
 #include "adapters/logging/logger.hpp"
 
@@ -29,7 +29,15 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 RequestLine sample_request() {
-  return {"req-1", "GET", "/v1/pets/{petId}", 404, std::chrono::microseconds(1500), 61};
+  return {"req-1",
+          "GET",
+          "/v1/pets/{petId}",
+          "getPet",
+          "192.0.2.7",
+          "principal-1",
+          404,
+          std::chrono::microseconds(1500),
+          61};
 }
 
 TEST(Logger, JsonRequestLineHasEveryField) {
@@ -43,6 +51,9 @@ TEST(Logger, JsonRequestLineHasEveryField) {
   EXPECT_EQ(object.at("request_id"), "req-1");
   EXPECT_EQ(object.at("method"), "GET");
   EXPECT_EQ(object.at("route"), "/v1/pets/{petId}");
+  EXPECT_EQ(object.at("operation"), "getPet");
+  EXPECT_EQ(object.at("client"), "192.0.2.7");
+  EXPECT_EQ(object.at("principal"), "principal-1");
   EXPECT_EQ(object.at("status").as_int64(), 404);
   EXPECT_DOUBLE_EQ(object.at("duration_ms").to_number<double>(), 1.5);
   EXPECT_EQ(object.at("bytes").as_int64(), 61);
@@ -72,9 +83,11 @@ TEST(Logger, TextLineIsKeyValuePairs) {
   logger->info("draining", {{"message", "two words"}});
   const auto lines = lines_of(out.str());
   ASSERT_EQ(lines.size(), 2U) << out.str();
-  EXPECT_NE(lines[0].find(" info request request_id=req-1 method=GET route=/v1/pets/{petId} "
-                          "status=404 duration_ms=1.5"),
-            std::string::npos)
+  EXPECT_NE(
+      lines[0].find(
+          " info request request_id=req-1 method=GET route=/v1/pets/{petId} "
+          "operation=getPet client=192.0.2.7 principal=principal-1 status=404 duration_ms=1.5"),
+      std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("bytes=61"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("info draining message=\"two words\""), std::string::npos) << lines[1];
@@ -102,6 +115,15 @@ TEST(Logger, ParsesTheCommandLineWords) {
   EXPECT_EQ(adapters::logging::parse_log_level("warn"), LogLevel::warn);
   EXPECT_EQ(adapters::logging::parse_log_level("error"), LogLevel::error);
   EXPECT_FALSE(adapters::logging::parse_log_level("warning"));
+}
+
+TEST(Logger, ARequestLineAtDebugIsFilteredAtInfo) {
+  std::ostringstream out;
+  const auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::info);
+  logger->request(sample_request(), LogLevel::debug);
+  EXPECT_EQ(out.str(), "");
+  logger->request(sample_request());
+  EXPECT_EQ(lines_of(out.str()).size(), 1U);
 }
 
 }  // namespace
