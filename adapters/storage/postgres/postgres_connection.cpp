@@ -1,0 +1,312 @@
+#include "adapters/storage/postgres/postgres_connection.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+namespace petstore::adapters::postgres {
+namespace {
+
+using domain::ErrorCode;
+
+constexpr std::chrono::milliseconds first_pause{100};
+constexpr std::chrono::milliseconds longest_pause{5000};
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
+    text.pop_back();
+  }
+  return text;
+}
+
+domain::Error unavailable(std::string message, std::string detail) {
+  auto error = domain::make_error(ErrorCode::unavailable, "", std::move(message));
+  error.detail = std::move(detail);
+  return error;
+}
+
+// statement_error: a statement the server refused. Classes 08 (connection), 40 (rollback:
+// deadlock, serialization), 53 (resources), 57 (operator intervention: shutdown, cancel) pass;
+// PS001 is create_pet's "no pet ids are left"; anything else is a bug or a damaged database.
+domain::Error statement_error(const PGresult* result, std::string detail) {
+  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  const std::string_view sqlstate = state != nullptr ? state : "";
+  if (sqlstate == "PS001") {  // create_pet: every id is taken (postgres_schema.cpp)
+    return domain::make_error(ErrorCode::unavailable, "", "no pet ids are left");
+  }
+  const bool transient = sqlstate.starts_with("08") || sqlstate.starts_with("40") ||
+                         sqlstate.starts_with("53") || sqlstate.starts_with("57");
+  auto error = domain::make_error(transient ? ErrorCode::unavailable : ErrorCode::internal, "",
+                                  "the database refused a statement");
+  error.detail = std::string(sqlstate) + ": " + std::move(detail);
+  return error;
+}
+
+}  // namespace
+
+Connection::Connection(ConnectionHost& host, EventLoop& loop, const ConnectTarget& target)
+    : host_(host), loop_(loop), target_(target) {}
+
+Connection::~Connection() {
+  if (conn_ != nullptr) {
+    PQfinish(conn_);
+  }
+}
+
+int Connection::socket() const { return conn_ != nullptr ? PQsocket(conn_) : -1; }
+
+bool Connection::wants_read() const {
+  if (state_ == State::connecting) {
+    return poll_status_ == PGRES_POLLING_READING;
+  }
+  // Idle too: a server that goes away says so, and the loss is noticed (and logged) at once.
+  return state_ != State::down;
+}
+
+bool Connection::wants_write() const {
+  if (state_ == State::connecting) {
+    return poll_status_ == PGRES_POLLING_WRITING;
+  }
+  return flushing_;
+}
+
+Connection::Clock::time_point Connection::next_tick() const {
+  switch (state_) {
+    case State::down:
+      return retry_at_;
+    case State::connecting:
+      return connect_deadline_;
+    case State::setting_up:
+    case State::busy: {
+      auto earliest = Clock::time_point::max();
+      for (const auto& work : works_) {
+        earliest = std::min(earliest, work.deadline);
+      }
+      return earliest;
+    }
+    case State::idle:
+      break;
+  }
+  return Clock::time_point::max();
+}
+
+void Connection::on_tick(Clock::time_point now) {
+  if (state_ == State::down && now >= retry_at_) {
+    begin_connect(now);
+  } else if (now >= next_tick() && state_ != State::idle) {
+    fail(state_ == State::connecting ? "connecting took longer than the database timeout"
+                                     : "the database did not answer within the timeout");
+  }
+}
+
+void Connection::on_socket(bool readable, bool writable) {
+  if (state_ == State::connecting) {
+    continue_connect();
+    return;
+  }
+  if (state_ == State::down) {
+    return;
+  }
+  if (writable && flushing_) {
+    flush();
+  }
+  if (readable && state_ != State::down) {
+    if (PQconsumeInput(conn_) == 0) {
+      fail(libpq_error());
+      return;
+    }
+    read_results();
+  }
+}
+
+void Connection::begin_connect(Clock::time_point now) {
+  std::vector<const char*> keywords;
+  std::vector<const char*> values;
+  for (std::size_t i = 0; i < target_.keywords.size(); ++i) {
+    keywords.push_back(target_.keywords[i].c_str());
+    values.push_back(target_.values[i].c_str());
+  }
+  keywords.push_back(nullptr);
+  values.push_back(nullptr);
+  conn_ = PQconnectStartParams(keywords.data(), values.data(), 1);
+  state_ = State::connecting;
+  poll_status_ = PGRES_POLLING_WRITING;  // as libpq asks: poll as if it had said "writing"
+  connect_deadline_ = now + target_.timeout;
+  if (conn_ == nullptr || PQstatus(conn_) == CONNECTION_BAD) {
+    fail(conn_ == nullptr ? "out of memory" : libpq_error());
+  }
+}
+
+void Connection::continue_connect() {
+  poll_status_ = PQconnectPoll(conn_);
+  if (poll_status_ == PGRES_POLLING_FAILED) {
+    fail(libpq_error());
+    return;
+  }
+  if (poll_status_ != PGRES_POLLING_OK) {
+    return;
+  }
+  if (PQsetnonblocking(conn_, 1) != 0 || PQenterPipelineMode(conn_) == 0) {
+    fail(libpq_error());
+    return;
+  }
+  state_ = State::setting_up;
+  // Whatever the server's or the role's default: a create is acknowledged only once durable.
+  Work setup{{Statement{"SET synchronous_commit = on", {}}},
+             [this](const WorkResults& results) {
+               if (results && state_ == State::setting_up) {
+                 state_ = State::idle;
+                 pause_ = std::chrono::milliseconds(0);
+                 host_.connection_up(*this);
+                 failed_since_up_ = false;
+               }
+             },
+             connect_deadline_};
+  send(std::move(setup));
+  flush();
+}
+
+void Connection::run(std::vector<Work> works) {
+  if (state_ != State::idle && state_ != State::busy) {
+    for (auto& work : works) {
+      work.finish(unavailable("the database connection was lost", "lost before the call was sent"));
+    }
+    return;
+  }
+  state_ = State::busy;
+  for (auto& work : works) {
+    send(std::move(work));
+    if (state_ == State::down) {
+      return;
+    }
+  }
+  flush();
+}
+
+void Connection::send(Work work) {
+  for (const auto& statement : work.statements) {
+    std::vector<const char*> params;
+    params.reserve(statement.params.size());
+    for (const auto& param : statement.params) {
+      params.push_back(param ? param->c_str() : nullptr);
+    }
+    if (PQsendQueryParams(conn_, statement.sql.c_str(), static_cast<int>(params.size()), nullptr,
+                          params.data(), nullptr, nullptr, 0) == 0) {
+      works_.push_back(std::move(work));  // so that fail() answers it
+      fail(libpq_error());
+      return;
+    }
+  }
+  works_.push_back(std::move(work));
+  if (PQpipelineSync(conn_) == 0) {
+    fail(libpq_error());
+  }
+}
+
+void Connection::flush() {
+  const int flushed = PQflush(conn_);
+  if (flushed < 0) {
+    fail(libpq_error());
+    return;
+  }
+  flushing_ = flushed == 1;
+}
+
+void Connection::read_results() {
+  while (!works_.empty() && state_ != State::down) {
+    if (PQisBusy(conn_) != 0) {
+      return;
+    }
+    ResultPtr result(PQgetResult(conn_));
+    const Work& work = works_.front();
+    if (statement_index_ < work.statements.size()) {
+      if (!result) {
+        ++statement_index_;  // the statement's results are all in
+        continue;
+      }
+      const auto status = PQresultStatus(result.get());
+      if (status == PGRES_FATAL_ERROR && !front_error_) {
+        front_error_ =
+            statement_error(result.get(), redacted(trimmed(PQresultErrorMessage(result.get()))));
+      }
+      if (results_.size() == statement_index_) {
+        results_.push_back(std::move(result));
+      }
+      continue;
+    }
+    if (!result) {
+      return;  // the sync's answer has not arrived yet
+    }
+    if (PQresultStatus(result.get()) != PGRES_PIPELINE_SYNC) {
+      fail("the database answered out of turn");
+      return;
+    }
+    finish_front_work();
+  }
+  if (works_.empty() && state_ == State::busy) {
+    state_ = State::idle;
+    host_.connection_idle(*this);
+  }
+}
+
+void Connection::finish_front_work() {
+  Work work = std::move(works_.front());
+  works_.pop_front();
+  statement_index_ = 0;
+  auto results = std::move(results_);
+  results_.clear();
+  auto error = std::move(front_error_);
+  front_error_.reset();
+  if (error) {
+    work.finish(std::move(*error));
+  } else {
+    work.finish(std::move(results));
+  }
+}
+
+void Connection::drop(const std::string& reason) {
+  if (state_ != State::down) {
+    fail(reason);
+  }
+}
+
+void Connection::fail(const std::string& reason) {
+  const bool was_up = state_ == State::idle || state_ == State::busy;
+  auto works = std::move(works_);
+  works_.clear();
+  if (conn_ != nullptr) {
+    PQfinish(conn_);
+    conn_ = nullptr;
+  }
+  state_ = State::down;
+  flushing_ = false;
+  statement_index_ = 0;
+  results_.clear();
+  front_error_.reset();
+  pause_ = std::clamp(pause_ * 2, first_pause, longest_pause);
+  failed_since_up_ = true;
+  retry_at_ = Clock::now() + pause_;
+  for (auto& work : works) {
+    // A commit in flight may or may not have happened: the caller hears unavailable, and a
+    // retry with its idempotency key is safe.
+    work.finish(unavailable("the database connection was lost", reason));
+  }
+  host_.connection_down(*this, reason, was_up);
+}
+
+std::string Connection::libpq_error() const {
+  return conn_ != nullptr ? redacted(trimmed(PQerrorMessage(conn_))) : "no connection";
+}
+
+std::string Connection::redacted(std::string message) const {
+  if (target_.password.empty()) {
+    return message;
+  }
+  for (auto at = message.find(target_.password); at != std::string::npos;
+       at = message.find(target_.password, at)) {
+    message.replace(at, target_.password.size(), "***");
+  }
+  return message;
+}
+
+}  // namespace petstore::adapters::postgres

@@ -1,0 +1,66 @@
+#pragma once
+// EventLoop: one adapter thread that waits on the sockets of its connections with poll(2)
+// (level-triggered, so bytes libpq leaves buffered are never missed) and runs the tasks other
+// threads post to it. Everything a connection does happens on its loop's thread, so a
+// connection needs no lock of its own; no thread that serves HTTP ever waits here.
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace petstore::adapters::postgres {
+
+// LoopClient: what a loop drives. Called on the loop's thread only.
+class LoopClient {
+ public:
+  LoopClient() = default;
+  LoopClient(const LoopClient&) = delete;
+  LoopClient& operator=(const LoopClient&) = delete;
+  virtual ~LoopClient() = default;
+
+  // The socket to watch (-1: none) and whether to watch it for reading and for writing.
+  [[nodiscard]] virtual int socket() const = 0;
+  [[nodiscard]] virtual bool wants_read() const = 0;
+  [[nodiscard]] virtual bool wants_write() const = 0;
+  // When on_tick must run next at the latest (a deadline, a reconnect), if ever.
+  [[nodiscard]] virtual std::chrono::steady_clock::time_point next_tick() const = 0;
+  virtual void on_socket(bool readable, bool writable) = 0;
+  virtual void on_tick(std::chrono::steady_clock::time_point now) = 0;
+};
+
+class EventLoop {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // `every_tick` runs on the loop thread at least every `tick` (the pool expires queued calls).
+  explicit EventLoop(std::function<void(Clock::time_point)> every_tick = {});
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+  ~EventLoop();  // stops and joins the thread
+
+  // add: `client` is driven from now on; call before start().
+  void add(LoopClient& client) { clients_.push_back(&client); }
+  void start();
+  // post: runs `task` on the loop thread soon. Safe from any thread; ignored after stop().
+  void post(std::function<void()> task);
+  // stop: the thread runs the tasks posted so far, then ends.
+  void stop();
+
+  static constexpr std::chrono::milliseconds tick{50};
+
+ private:
+  void run();
+  void wake() const;
+
+  std::vector<LoopClient*> clients_;
+  std::function<void(Clock::time_point)> every_tick_;
+  int wake_fd_ = -1;  // an eventfd: written by post() and stop()
+  std::mutex tasks_mutex_;
+  std::vector<std::function<void()>> tasks_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace petstore::adapters::postgres

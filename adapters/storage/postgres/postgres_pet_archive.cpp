@@ -1,0 +1,300 @@
+#include "adapters/storage/postgres/postgres_pet_archive.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <libpq-fe.h>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "adapters/storage/postgres/postgres_queries.hpp"
+#include "adapters/storage/postgres/postgres_schema.hpp"
+#include "adapters/storage/postgres/postgres_target.hpp"
+
+namespace petstore::adapters {
+namespace {
+
+using domain::ErrorCode;
+using postgres::ConnectTarget;
+
+// Rows fetched from the read cursor, and pets inserted, per round trip.
+constexpr int fetch_rows = 1000;
+constexpr std::size_t insert_rows = 1000;
+constexpr std::int64_t max_id = std::numeric_limits<std::int64_t>::max();
+constexpr std::uint64_t no_id_left = std::uint64_t{1} << 63U;
+
+struct ConnDeleter {
+  void operator()(PGconn* conn) const { PQfinish(conn); }
+};
+struct ResultDeleter {
+  void operator()(PGresult* result) const { PQclear(result); }
+};
+using Result = std::unique_ptr<PGresult, ResultDeleter>;
+
+// Session: one blocking connection; every failure is one line without the password, unavailable
+// when the connection is gone and internal when the server refused a statement.
+class Session {
+ public:
+  explicit Session(const ConnectTarget& target) : target_(target) {}
+
+  domain::Result<void> open() {
+    std::vector<const char*> keywords;
+    std::vector<const char*> values;
+    for (std::size_t i = 0; i < target_.keywords.size(); ++i) {
+      keywords.push_back(target_.keywords[i].c_str());
+      values.push_back(target_.values[i].c_str());
+    }
+    keywords.push_back(nullptr);
+    values.push_back(nullptr);
+    conn_.reset(PQconnectdbParams(keywords.data(), values.data(), 1));
+    if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK) {
+      return domain::make_error(
+          ErrorCode::unavailable, "",
+          "cannot connect to the database: " +
+              (conn_ ? postgres::one_line(PQerrorMessage(conn_.get()), target_.password)
+                     : std::string("out of memory")));
+    }
+    return {};
+  }
+
+  domain::Result<Result> run(const std::string& sql, const std::vector<std::string>& params = {}) {
+    std::vector<const char*> values;
+    values.reserve(params.size());
+    for (const auto& param : params) {
+      values.push_back(param.c_str());
+    }
+    Result result(PQexecParams(conn_.get(), sql.c_str(), static_cast<int>(values.size()), nullptr,
+                               values.data(), nullptr, nullptr, 0));
+    const auto status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+      return result;
+    }
+    const bool lost = PQstatus(conn_.get()) != CONNECTION_OK;
+    return domain::make_error(
+        lost ? ErrorCode::unavailable : ErrorCode::internal, "",
+        "the database refused a statement: " +
+            postgres::one_line(PQerrorMessage(conn_.get()), target_.password));
+  }
+
+ private:
+  const ConnectTarget& target_;
+  std::unique_ptr<PGconn, ConnDeleter> conn_;
+};
+
+// array_literal: a PostgreSQL array literal of `items`, each quoted (so any text survives).
+template <typename Item, typename Text>
+std::string array_literal(std::span<const Item> items, Text text) {
+  std::string out = "{";
+  for (const auto& item : items) {
+    if (out.size() > 1) {
+      out += ',';
+    }
+    out += '"';
+    for (const char c : text(item)) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+      }
+      out += c;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+std::uint64_t next_id_of(const PGresult* result) {
+  if (PQgetisnull(result, 0, 0) != 0) {
+    return no_id_left;
+  }
+  return std::stoull(PQgetvalue(result, 0, 0));
+}
+
+class PostgresPetArchive final : public ports::PetArchive {
+ public:
+  PostgresPetArchive(ConnectTarget target, std::string description)
+      : target_(std::move(target)), description_(std::move(description)) {}
+
+  // PetArchive
+  [[nodiscard]] domain::Result<ports::ArchiveReadReport> read_all(
+      const PetSink& sink) const override {
+    Session db(target_);
+    if (auto opened = db.open(); !opened) {
+      return opened.error();
+    }
+    auto exists = db.run("SELECT to_regclass('petstore.schema_version') IS NOT NULL");
+    if (!exists) {
+      return exists.error();
+    }
+    if (std::string(PQgetvalue(exists->get(), 0, 0)) != "t") {
+      return domain::make_error(
+          ErrorCode::unavailable, "",
+          "the database " + description_ + " holds no petstore schema: nothing to export from it");
+    }
+    if (auto migrated = postgres::migrate_schema(target_); !migrated) {
+      return migrated.error();
+    }
+    for (const char* step :
+         {"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+          "DECLARE every_pet NO SCROLL CURSOR FOR SELECT id, name, category_id, status FROM "
+          "petstore.pets ORDER BY id"}) {
+      if (auto done = db.run(step); !done) {
+        return done.error();
+      }
+    }
+    ports::ArchiveReadReport report;
+    const std::string fetch = "FETCH " + std::to_string(fetch_rows) + " FROM every_pet";
+    for (;;) {
+      auto rows = db.run(fetch);
+      if (!rows) {
+        return rows.error();
+      }
+      const int count = PQntuples(rows->get());
+      for (int row = 0; row < count; ++row) {
+        auto pet = postgres::decode_pet(rows->get(), row);
+        if (!pet) {
+          return pet.error();
+        }
+        if (!sink(*pet)) {
+          report.complete = false;
+          (void)db.run("ROLLBACK");
+          return report;
+        }
+        ++report.pets;
+      }
+      if (count < fetch_rows) {
+        break;
+      }
+    }
+    if (auto done = db.run("COMMIT"); !done) {
+      return done.error();
+    }
+    return report;
+  }
+
+  // PetArchive
+  [[nodiscard]] domain::Result<ports::ArchiveWriteReport> write_all(
+      std::span<const domain::Pet> pets, const Progress& progress) override {
+    if (auto migrated = postgres::migrate_schema(target_); !migrated) {
+      return migrated.error();
+    }
+    Session db(target_);
+    if (auto opened = db.open(); !opened) {
+      return opened.error();
+    }
+    if (auto begun = db.run("BEGIN"); !begun) {
+      return begun.error();
+    }
+    // The counter row first: creates of every instance wait until this commits.
+    auto counter = db.run("SELECT next_id FROM petstore.id_counter FOR UPDATE");
+    if (!counter) {
+      return counter.error();
+    }
+    ports::ArchiveWriteReport report;
+    report.next_id = next_id_of(counter->get());
+    auto conflict = first_stored(db, pets);
+    if (!conflict) {
+      return conflict.error();
+    }
+    if (*conflict) {
+      (void)db.run("ROLLBACK");
+      report.conflict = *conflict;
+      return report;
+    }
+    for (std::size_t done = 0; done < pets.size();) {
+      const auto chunk = pets.subspan(done, std::min(insert_rows, pets.size() - done));
+      if (auto inserted = insert(db, chunk); !inserted) {
+        return inserted.error();
+      }
+      done += chunk.size();
+      if (progress) {
+        progress(done);
+      }
+    }
+    std::int64_t highest = 0;
+    for (const auto& pet : pets) {
+      highest = std::max(highest, pet.id.value);
+    }
+    auto raised = db.run(
+        "UPDATE petstore.id_counter SET next_id = CASE WHEN next_id IS NULL OR $1::bigint = " +
+            std::to_string(max_id) +
+            " THEN NULL ELSE greatest(next_id, $1::bigint + 1) END, pet_count = pet_count + "
+            "$2::bigint RETURNING next_id",
+        {std::to_string(highest), std::to_string(pets.size())});
+    if (!raised) {
+      return raised.error();
+    }
+    report.next_id = next_id_of(raised->get());
+    if (auto committed = db.run("COMMIT"); !committed) {
+      return committed.error();
+    }
+    if (progress && pets.empty()) {
+      progress(0);
+    }
+    return report;
+  }
+
+ private:
+  // first_stored: the lowest index in `pets` of one whose id is already stored.
+  static domain::Result<std::optional<std::size_t>> first_stored(
+      Session& db, std::span<const domain::Pet> pets) {
+    std::unordered_set<std::int64_t> stored;
+    for (std::size_t at = 0; at < pets.size(); at += insert_rows) {
+      const auto chunk = pets.subspan(at, std::min(insert_rows, pets.size() - at));
+      auto found = db.run("SELECT id FROM petstore.pets WHERE id = ANY($1::bigint[])",
+                          {array_literal(chunk, [](const domain::Pet& pet) {
+                            return std::to_string(pet.id.value);
+                          })});
+      if (!found) {
+        return found.error();
+      }
+      for (int row = 0; row < PQntuples(found->get()); ++row) {
+        stored.insert(std::stoll(PQgetvalue(found->get(), row, 0)));
+      }
+    }
+    for (std::size_t i = 0; i < pets.size(); ++i) {
+      if (stored.contains(pets[i].id.value)) {
+        return std::optional<std::size_t>(i);
+      }
+    }
+    return std::optional<std::size_t>();
+  }
+
+  static domain::Result<void> insert(Session& db, std::span<const domain::Pet> pets) {
+    auto done = db.run(
+        "INSERT INTO petstore.pets (id, name, category_id, status) SELECT * FROM "
+        "unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[])",
+        {array_literal(pets, [](const domain::Pet& pet) { return std::to_string(pet.id.value); }),
+         array_literal(pets, [](const domain::Pet& pet) { return std::string(pet.name.value()); }),
+         array_literal(
+             pets, [](const domain::Pet& pet) { return std::to_string(pet.category_id.value); }),
+         array_literal(pets, [](const domain::Pet& pet) {
+           return std::string(domain::to_string(pet.status));
+         })});
+    if (!done) {
+      return done.error();
+    }
+    return {};
+  }
+
+  ConnectTarget target_;
+  std::string description_;
+};
+
+}  // namespace
+
+domain::Result<std::unique_ptr<ports::PetArchive>> make_postgres_pet_archive(
+    const PostgresOptions& options) {
+  auto parsed = postgres::parse_url(options.database_url);
+  if (!parsed) {
+    return parsed.error();
+  }
+  auto target = postgres::target_for(options, std::move(parsed->password));
+  return std::unique_ptr<ports::PetArchive>(
+      std::make_unique<PostgresPetArchive>(std::move(target), std::move(parsed->description)));
+}
+
+}  // namespace petstore::adapters

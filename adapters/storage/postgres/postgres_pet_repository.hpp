@@ -1,0 +1,55 @@
+#pragma once
+// The PostgreSQL adapter behind the PetRepository port: any number of Petstore processes share
+// one database. libpq's asynchronous API on a few adapter threads of its own (a poll loop each),
+// so no caller's thread ever waits for the database; every completion runs on an adapter thread.
+// Creates are group-committed with synchronous commit on; ids come from a counter row updated
+// inside the create transaction, so they increase in commit order across every instance
+// (docs/decisions.md). The schema lives in the `petstore` schema, versioned and migrated
+// forward under an advisory lock.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "domain/error.hpp"
+#include "ports/pet_repository.hpp"
+
+namespace petstore::adapters {
+
+// PostgresEvents: what the adapter reports, for logs and metrics. Each may be empty; each is
+// called on an adapter thread and must be quick. No text here carries the URL's password.
+struct PostgresEvents {
+  std::function<void(std::string_view reason)> connect_failed;   // one attempt failed
+  std::function<void(std::string_view reason)> connection_lost;  // an open connection broke
+  std::function<void()> connection_restored;  // a connection is up again after failing
+  std::function<void(bool available)> availability_changed;  // some connection open, or none
+  std::function<void(std::size_t open, std::size_t in_use)> pool_changed;
+  std::function<void(std::chrono::nanoseconds)> connection_waited;  // a call's wait for one
+  std::function<void(std::chrono::nanoseconds)> query_finished;     // a read's round trip
+  std::function<void(std::chrono::nanoseconds, std::size_t creates)> commit_finished;
+};
+
+struct PostgresOptions {
+  std::string database_url;  // a libpq connection string or URI
+  std::size_t pool_size = 2;
+  // Longest a call waits for a connection plus the database's answer; past it, unavailable.
+  std::chrono::milliseconds call_timeout{5000};
+  PostgresEvents events;
+};
+
+// describe_database_url: "user@host:port/dbname" for logs (never the password), or
+// invalid_argument when libpq cannot parse `url` (the message does not repeat the URL).
+[[nodiscard]] domain::Result<std::string> describe_database_url(const std::string& url);
+
+// make_postgres_pet_repository: a repository on the database at `options.database_url`. When the
+// database answers, its schema is created or migrated first. Errors: invalid_argument for a URL
+// libpq cannot parse; internal for a schema this binary cannot use (newer than it knows, or not
+// UTF-8). A database that does not answer is no error: the adapter keeps trying (reported
+// through the events) and fails calls with unavailable until a connection works.
+[[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
+    const PostgresOptions& options);
+
+}  // namespace petstore::adapters

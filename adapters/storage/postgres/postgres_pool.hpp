@@ -1,0 +1,98 @@
+#pragma once
+// Pool: the adapter's connections, spread over a few EventLoops, and the queues of calls that
+// wait for one. Reads go to any idle connection (reads queued together share one pipeline);
+// creates are group-committed: one connection at a time holds the writer slot and commits every
+// create queued meanwhile in one transaction (the id counter row would serialise concurrent
+// create transactions anyway). A call made while no connection works fails at once with
+// unavailable; one that waits past its deadline fails with unavailable too.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/postgres_event_loop.hpp"
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_queries.hpp"
+#include "adapters/storage/postgres/postgres_work.hpp"
+
+namespace petstore::adapters::postgres {
+
+struct PoolSettings {
+  ConnectTarget target;
+  std::size_t size = 2;
+  std::size_t loops = 1;
+  PostgresEvents events;
+  // The schema check a connection passes before it serves, until one has passed (blocking).
+  std::function<domain::Result<void>()> check_schema;
+  bool schema_checked = false;
+};
+
+class Pool final : public ConnectionHost {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Most creates one transaction commits, and most queued reads one connection takes at once.
+  static constexpr std::size_t max_batch = 256;
+  static constexpr std::size_t max_pipelined_reads = 16;
+
+  explicit Pool(PoolSettings settings);
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+  ~Pool() override;  // close()s
+
+  // read: runs `work` (its deadline set) on an idle connection, or queues it; answers it
+  // unavailable at once when no connection is open.
+  void read(Work work);
+  // create: queues `create` for the next batch; answers it unavailable when none is open.
+  void create(PendingCreate create);
+  // close: answers queued calls unavailable, waits for calls in flight, stops the threads.
+  void close();
+
+  // ConnectionHost
+  void connection_up(Connection& connection) override;
+  // ConnectionHost
+  void connection_idle(Connection& connection) override;
+  // ConnectionHost
+  void connection_down(Connection& connection, const std::string& reason, bool was_up) override;
+
+ private:
+  struct Assignment {
+    Connection* connection;
+    std::vector<Work> works;
+  };
+  using Answers = std::vector<std::function<void()>>;
+
+  void dispatch_locked(std::vector<Assignment>& assignments);
+  Work take_batch_locked();
+  void writer_done(Clock::time_point started, std::size_t creates);
+  static void post(std::vector<Assignment>& assignments);
+  void expire(Clock::time_point now);
+  void take_all_locked(Answers& answers);
+  void report_pool_locked() const;
+
+  PoolSettings settings_;
+  std::mutex mutex_;
+  std::condition_variable quiet_;  // notified when the last connection running work is idle
+  std::deque<Work> reads_;
+  std::deque<PendingCreate> creates_;
+  std::vector<Connection*> idle_;
+  std::vector<Connection*> open_;  // connected, set up, and counted as serving
+  bool writer_busy_ = false;
+  // No connection is open and the latest attempt failed: calls fail at once. False while the
+  // first connections are still being made, so that calls made at start wait for them.
+  bool down_ = false;
+  bool schema_checked_ = false;
+  bool closing_ = false;
+  bool closed_ = false;
+  std::vector<std::unique_ptr<EventLoop>> loops_;
+  std::vector<std::unique_ptr<Connection>> connections_;
+};
+
+}  // namespace petstore::adapters::postgres

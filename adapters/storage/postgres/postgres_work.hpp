@@ -1,0 +1,43 @@
+#pragma once
+// Work: what one pooled connection runs for the adapter: a few statements sent in one pipeline,
+// closed by one sync (so they form one implicit transaction unless they say BEGIN/COMMIT
+// themselves), and the function that receives their results. Finish runs exactly once, on the
+// connection's loop thread: with every statement's result, or with the error that stopped it.
+
+#include <chrono>
+#include <functional>
+#include <libpq-fe.h>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/error.hpp"
+
+namespace petstore::adapters::postgres {
+
+struct ResultDeleter {
+  void operator()(PGresult* result) const { PQclear(result); }
+};
+using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
+
+// Statement: SQL with $1.. placeholders and its parameters in text form (nullopt is NULL).
+struct Statement {
+  std::string sql;
+  std::vector<std::optional<std::string>> params;
+};
+
+// WorkResults: each statement's result, in order, or why the work did not complete.
+using WorkResults = domain::Result<std::vector<ResultPtr>>;
+
+struct Work {
+  std::vector<Statement> statements;
+  std::function<void(WorkResults)> finish;
+  // The earliest deadline of the calls this work answers: past it, the connection is dropped
+  // (the server rolls back whatever did not commit) and finish gets unavailable.
+  std::chrono::steady_clock::time_point deadline;
+  std::chrono::steady_clock::time_point queued_at{};  // for the time it waited for a connection
+  bool is_commit = false;  // a create batch: timed as a commit, and frees the writer slot
+};
+
+}  // namespace petstore::adapters::postgres

@@ -1,0 +1,22 @@
+#pragma once
+// open_postgres_storage: the PostgreSQL repository of `petstore serve`, its events joined to the
+// logs (one line per failed attempt, lost connection and recovery), the metrics, and the
+// readiness that /readyz reports (false while no database connection works). The
+// petstore_pets_stored gauge is read again from the database every 15 s, so that it counts the
+// creates of every instance on the database, not only this one's.
+
+#include <atomic>
+#include <memory>
+
+#include "adapters/logging/logger.hpp"
+#include "adapters/metrics/metrics.hpp"
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+
+namespace petstore::bootstrap {
+
+// `logger`, `metrics` and `ready` must outlive the repository.
+[[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
+    adapters::PostgresOptions options, adapters::logging::Logger& logger,
+    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready);
+
+}  // namespace petstore::bootstrap

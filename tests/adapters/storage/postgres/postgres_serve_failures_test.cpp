@@ -1,0 +1,100 @@
+// How the real binary meets a database it cannot use (contract section 8): a schema newer than
+// it knows exits 1 with one line, a URL libpq cannot parse exits 2, and the URL's password appears
+// in no log line, error or metric, even when the server's own message repeats it.
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <libpq-fe.h>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bootstrap/cli_fixture.hpp"
+#include "support/postgres_server.hpp"
+
+namespace petstore::tests {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* secret = "Hunter2Secret";
+
+void run_sql(const std::string& url, const std::string& sql) {
+  PGconn* conn = PQconnectdb(url.c_str());
+  PGresult* result = PQexec(conn, sql.c_str());
+  EXPECT_EQ(PQresultStatus(result), PGRES_COMMAND_OK) << PQerrorMessage(conn);
+  PQclear(result);
+  PQfinish(conn);
+}
+
+std::vector<std::string> postgres_flags(const std::string& url) {
+  return {"--storage", "postgres", "--database-url", url};
+}
+
+TEST(PostgresServe, ASchemaNewerThanTheBinaryKnowsExitsOneWithOneLine) {
+  auto& server = shared_postgres_server();
+  const std::string url = server.url(server.create_database());
+  run_sql(url,
+          "CREATE SCHEMA petstore; CREATE TABLE petstore.schema_version (version integer NOT "
+          "NULL); INSERT INTO petstore.schema_version VALUES (99)");
+  const TempDir dir;
+  (void)make_key(dir.path() / "keys");
+  const auto serve = run_petstore(serve_args(dir.path() / "keys", postgres_flags(url)));
+  EXPECT_EQ(serve.status.code, 1) << serve.err;
+  EXPECT_EQ(std::count(serve.err.begin(), serve.err.end(), '\n'), 1) << serve.err;
+  EXPECT_NE(serve.err.find("newer"), std::string::npos) << serve.err;
+
+  auto exported = run_petstore({"export", "--storage", "postgres", "--database-url", url});
+  EXPECT_EQ(exported.status.code, 1) << exported.err;
+  EXPECT_NE(exported.err.find("newer"), std::string::npos) << exported.err;
+}
+
+TEST(PostgresServe, AUrlLibpqCannotParseExitsTwoWithoutRepeatingIt) {
+  const TempDir dir;
+  (void)make_key(dir.path() / "keys");
+  const std::string url = std::string("postgresql://petstore:") + secret + "@/db?no_such_option=1";
+  const auto serve = run_petstore(serve_args(dir.path() / "keys", postgres_flags(url)));
+  EXPECT_EQ(serve.status.code, 2) << serve.err;
+  EXPECT_EQ(std::count(serve.err.begin(), serve.err.end(), '\n'), 1) << serve.err;
+  EXPECT_EQ((serve.out + serve.err).find(secret), std::string::npos) << serve.err;
+  for (const char* tool : {"export", "import"}) {
+    const auto run = run_petstore({tool, "--storage", "postgres", "--database-url", url});
+    EXPECT_EQ(run.status.code, 2) << tool << ": " << run.err;
+    EXPECT_EQ((run.out + run.err).find(secret), std::string::npos) << run.err;
+  }
+}
+
+// The server refuses every connection with a message that quotes the password: it is the value
+// of a setting the URL's options ask for. The service keeps running, unready, and logs each
+// attempt with the password masked; the data tools fail with it masked too.
+TEST(PostgresServe, ThePasswordAppearsInNoLogLineErrorOrMetric) {
+  auto& server = shared_postgres_server();
+  const std::string url = server.url(server.create_database()) + "&password=" + secret +
+                          "&options=-c%20work_mem%3D" + secret;
+  const TempDir dir;
+  (void)make_key(dir.path() / "keys");
+  ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
+  ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
+  EXPECT_TRUE(served.child().wait_for_stdout_line("database_connect_failed", 10s))
+      << served.child().captured_stdout();
+  EXPECT_EQ(http_call(served.port(), "GET", "/readyz").status, 503U);
+  const auto metrics = http_call(served.port(), "GET", "/metrics");
+  EXPECT_EQ(metrics.status, 200U);
+  EXPECT_EQ(metrics.body.find(secret), std::string::npos);
+  EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
+  const std::string output = served.child().captured_stdout() + served.child().captured_stderr();
+  EXPECT_NE(output.find("work_mem"), std::string::npos) << output;  // the server's message
+  EXPECT_EQ(output.find(secret), std::string::npos) << output;
+
+  for (const char* tool : {"export", "import"}) {
+    const auto run = run_petstore({tool, "--storage", "postgres", "--database-url", url});
+    EXPECT_EQ(run.status.code, 1) << tool << ": " << run.err;
+    EXPECT_NE(run.err.find("work_mem"), std::string::npos) << run.err;
+    EXPECT_EQ((run.out + run.err).find(secret), std::string::npos) << run.err;
+  }
+}
+
+}  // namespace
+}  // namespace petstore::tests
