@@ -3,13 +3,10 @@
 #include <string>
 
 #include "adapters/http/api_document.hpp"
+#include "adapters/http/static_asset.hpp"
 
 namespace petstore::adapters::http {
 namespace {
-
-constexpr std::string_view document_path = "/openapi.json";
-constexpr std::string_view page_path = "/docs";
-constexpr std::string_view renderer_path = "/docs/redoc.standalone.js";
 
 // Same origin only. Redoc injects its styles (styled-components) and runs its search index in a
 // worker made from a blob: URL, hence 'unsafe-inline' for styles and blob: for workers.
@@ -18,30 +15,20 @@ constexpr std::string_view page_policy =
     "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src blob:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-HttpResponse static_response(std::string_view content_type, std::string_view body) {
-  HttpResponse response;
-  response.body = std::string(body);
-  response.set_header("Content-Type", std::string(content_type));
-  // The content changes only with the binary; revalidating each time keeps an upgrade visible.
-  response.set_header("Cache-Control", "no-cache");
-  response.set_header("X-Content-Type-Options", "nosniff");
-  return response;
-}
-
 }  // namespace
 
-bool is_api_reference_path(std::string_view path) noexcept {
-  return path == document_path || path == page_path || path == renderer_path;
-}
-
-HttpResponse api_reference_response(std::string_view path) {
-  if (path == document_path) {
-    return static_response("application/json", openapi_json());
+HttpResponse api_reference_response(Endpoint endpoint, const HttpRequest& request) {
+  // Made on first use, once: each hashes its bytes and gzips them.
+  static const StaticAsset document("application/json", openapi_json());
+  static const StaticAsset script("text/javascript; charset=utf-8", redoc_js());
+  static const StaticAsset page("text/html; charset=utf-8", docs_html());
+  if (endpoint == Endpoint::api_document) {
+    return document.respond(request.if_none_match, request.accept_encoding);
   }
-  if (path == renderer_path) {
-    return static_response("text/javascript; charset=utf-8", redoc_js());
+  if (endpoint == Endpoint::docs_script) {
+    return script.respond(request.if_none_match, request.accept_encoding);
   }
-  HttpResponse response = static_response("text/html; charset=utf-8", docs_html());
+  HttpResponse response = page.respond(request.if_none_match, request.accept_encoding);
   response.set_header("Content-Security-Policy", std::string(page_policy));
   return response;
 }

@@ -4,17 +4,14 @@
 // page loads). All three are compiled in (api_document.hpp). The page's Content-Security-Policy
 // lets it load nothing but these, so it works, and stays safe, with no network.
 
-#include <string_view>
-
 #include "adapters/http/http_message.hpp"
+#include "adapters/http/routes.hpp"
 
 namespace petstore::adapters::http {
 
-// is_api_reference_path: true for the three paths above, compared as sent.
-[[nodiscard]] bool is_api_reference_path(std::string_view path) noexcept;
-
-// api_reference_response: the 200 answer to GET `path`, with its Content-Type.
-// REQUIRES: is_api_reference_path(path).
-[[nodiscard]] HttpResponse api_reference_response(std::string_view path);
+// api_reference_response: the answer to GET on `endpoint`: 200 with its Content-Type (gzipped for
+// a client that accepts it), or 304 to a matching If-None-Match (static_asset.hpp).
+// REQUIRES: `endpoint` is api_document, docs_page or docs_script.
+[[nodiscard]] HttpResponse api_reference_response(Endpoint endpoint, const HttpRequest& request);
 
 }  // namespace petstore::adapters::http
