@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
+#include "bootstrap/config_file.hpp"
 #include "bootstrap/data_command_line.hpp"
 
 namespace petstore::bootstrap {
@@ -21,18 +23,49 @@ struct ServeFlags {
   double body_timeout = 30;
   double idle_timeout = 60;
   double storage_timeout = 5;
+  double database_timeout = 5;
   std::string log_format = "json";
   std::string log_level = "info";
+  std::string trusted_proxies;
 };
+
+// Sizes in bytes, or with a unit: 64KiB (1024), 64kB (1000), 1GiB, ...
+CLI::Validator size_units() { return CLI::AsSizeValue(true); }
+
+// Durations in seconds, or with a unit: 500ms, 10s, 2min.
+CLI::Validator duration_units() {
+  auto units =
+      CLI::AsNumberWithUnit(std::map<std::string, double>{{"ms", 0.001}, {"s", 1}, {"min", 60}});
+  units.description("DURATION [s, ms, min]");
+  return units;
+}
+
+// A CLI11 check that reads the value as the option will be read, so a bad range is named with
+// its flag at parse time (exit 2).
+CLI::Validator trusted_proxy_ranges() {
+  return CLI::Validator(
+      [](const std::string& value) -> std::string {
+        const auto parsed = application::TrustedProxies::parse(value);
+        return parsed ? "" : parsed.error().message;
+      },
+      "CIDR,...");
+}
 
 void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
   options.threads = std::max(1U, std::thread::hardware_concurrency());
+  // Read by apply_config_file before parsing; declared so that --help lists it and parsing
+  // accepts it.
+  serve
+      .add_option("--config",
+                  "TOML file of these flags (same names, no --); flags and "
+                  "environment variables win over it")
+      ->envname("PETSTORE_CONFIG");
   serve.add_option("--listen", options.listen, "HOST:PORT to listen on (port 0: any free port)")
       ->envname("PETSTORE_LISTEN")
       ->capture_default_str();
-  serve.add_option("--storage", flags.storage, "Where pets are kept: memory or lmdb")
+  serve.add_option("--storage", flags.storage, "Where pets are kept: memory, lmdb or postgres")
       ->envname("PETSTORE_STORAGE")
-      ->check(CLI::IsMember({"memory", "lmdb"}))
+      ->check(CLI::IsMember({"memory", "lmdb", "postgres"}))
       ->capture_default_str();
   serve.add_option("--data-dir", options.data_dir, "LMDB data directory (created when missing)")
       ->envname("PETSTORE_DATA_DIR")
@@ -58,6 +91,11 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
       ->envname("PETSTORE_AUTH_FAILURES_PER_MINUTE")
       ->check(CLI::Range(1.0, 1'000'000.0))
       ->capture_default_str();
+  serve
+      .add_option("--trusted-proxies", flags.trusted_proxies,
+                  "Proxies (CIDR,...) whose X-Forwarded-For names the client")
+      ->envname("PETSTORE_TRUSTED_PROXIES")
+      ->check(trusted_proxy_ranges());
   serve.add_option("--log-format", flags.log_format, "Log lines on stdout: json or text")
       ->envname("PETSTORE_LOG_FORMAT")
       ->check(CLI::IsMember({"json", "text"}))
@@ -69,51 +107,88 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
   auto& limits = options.limits;
   serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
       ->envname("PETSTORE_MAX_BODY_BYTES")
+      ->transform(size_units())
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30U))
       ->capture_default_str();
   serve.add_option("--max-header-bytes", limits.header_bytes, "Largest request head accepted")
       ->envname("PETSTORE_MAX_HEADER_BYTES")
+      ->transform(size_units())
       ->check(CLI::Range(std::size_t{512}, std::size_t{1} << 20U))
       ->capture_default_str();
-  serve.add_option("--header-timeout", flags.header_timeout, "Seconds for a request's headers")
+  serve
+      .add_option("--header-timeout", flags.header_timeout, "Time allowed for a request's headers")
       ->envname("PETSTORE_HEADER_TIMEOUT")
+      ->transform(duration_units())
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
-  serve.add_option("--body-timeout", flags.body_timeout, "Seconds for a body after its headers")
+  serve
+      .add_option("--body-timeout", flags.body_timeout, "Time allowed for a body after its headers")
       ->envname("PETSTORE_BODY_TIMEOUT")
+      ->transform(duration_units())
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
-  serve.add_option("--idle-timeout", flags.idle_timeout, "Seconds an idle keep-alive stays open")
+  serve.add_option("--idle-timeout", flags.idle_timeout, "Time an idle keep-alive stays open")
       ->envname("PETSTORE_IDLE_TIMEOUT")
+      ->transform(duration_units())
       ->check(CLI::Range(0.01, 86400.0))
       ->capture_default_str();
   serve
       .add_option("--storage-timeout", flags.storage_timeout,
-                  "Seconds a request waits for storage before 503")
+                  "Time a request waits for storage before 503")
       ->envname("PETSTORE_STORAGE_TIMEOUT")
+      ->transform(duration_units())
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
   serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
       ->envname("PETSTORE_MAX_CONNECTIONS")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
       ->capture_default_str();
+  options.postgres.pool_size = 0;  // not given: twice --threads, once those are known
+  serve
+      .add_option("--database-url", options.postgres.database_url,
+                  "PostgreSQL connection string or URI (--storage postgres)")
+      ->envname("PETSTORE_DATABASE_URL");
+  serve
+      .add_option("--database-pool-size", options.postgres.pool_size,
+                  "Connections to PostgreSQL (default: twice --threads)")
+      ->envname("PETSTORE_DATABASE_POOL_SIZE")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  serve
+      .add_option("--database-timeout", flags.database_timeout,
+                  "Time a storage call may take on PostgreSQL before 503")
+      ->envname("PETSTORE_DATABASE_TIMEOUT")
+      ->transform(duration_units())
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
   serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
       ->envname("PETSTORE_LMDB_MAP_SIZE")
+      ->transform(size_units())
       ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
       ->capture_default_str();
   serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step")
       ->envname("PETSTORE_LMDB_MAP_GROWTH")
+      ->transform(size_units())
       ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
       ->capture_default_str();
 }
 
 void apply(const ServeFlags& flags, ServeOptions& options) {
-  options.storage = flags.storage == "memory" ? StorageKind::memory : StorageKind::lmdb;
+  options.storage = flags.storage == "memory"     ? StorageKind::memory
+                    : flags.storage == "postgres" ? StorageKind::postgres
+                                                  : StorageKind::lmdb;
+  if (options.postgres.pool_size == 0) {
+    options.postgres.pool_size = std::size_t{2} * options.threads;
+  }
+  options.postgres.call_timeout = from_seconds(flags.database_timeout);
   options.limits.header_timeout = from_seconds(flags.header_timeout);
   options.limits.body_timeout = from_seconds(flags.body_timeout);
   options.limits.idle_timeout = from_seconds(flags.idle_timeout);
   options.limits.storage_timeout = from_seconds(flags.storage_timeout);
   options.lmdb.data_dir = options.data_dir;
+  // Checked while parsing (trusted_proxy_ranges).
+  if (auto proxies = application::TrustedProxies::parse(flags.trusted_proxies)) {
+    options.trusted_proxies = std::move(*proxies);
+  }
   // Both were checked against their words while parsing.
   options.log_format =
       adapters::logging::parse_log_format(flags.log_format).value_or(options.log_format);
@@ -143,6 +218,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   keys_new->add_option("--label", command.keys_new.label, "A name for the key (visible ASCII)");
   const DataCommands data =
       add_data_commands(app, command.export_pets, command.import_pets, command.backup);
+  if (const auto config_error = apply_config_file(*serve, argc, argv)) {
+    std::cerr << "petstore: " << *config_error << '\n';
+    command.exit_code = 2;
+    return command;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

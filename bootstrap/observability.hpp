@@ -26,10 +26,14 @@ class ServiceObserver final : public adapters::http::HttpObserver {
   void request_started() override { metrics_.request_started(); }
   // HttpObserver
   void request_finished(const adapters::http::ExchangeRecord& record) override {
-    metrics_.request_finished(adapters::metrics::operation_of(record.method, record.route),
-                              record.status, record.duration);
-    logger_.request(adapters::logging::RequestLine{record.request_id, record.method, record.route,
-                                                   record.status, record.duration, record.bytes});
+    metrics_.request_finished(record.operation, record.status, record.duration);
+    // Probes come every few seconds from every load balancer; they would drown the other lines.
+    const bool probe = record.operation == "getHealth" || record.operation == "getReadiness";
+    logger_.request(
+        adapters::logging::RequestLine{record.request_id, record.method, record.route,
+                                       record.operation, record.client_address, record.principal,
+                                       record.status, record.duration, record.bytes},
+        probe ? adapters::logging::LogLevel::debug : adapters::logging::LogLevel::info);
   }
 
  private:

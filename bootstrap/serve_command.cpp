@@ -8,13 +8,17 @@
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/clock/system_clock.hpp"
 #include "adapters/http/http_server.hpp"
+#include "adapters/http/routes.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "adapters/storage/memory/memory_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/systemd/service_notifier.hpp"
 #include "bootstrap/build_info.hpp"
 #include "bootstrap/commands.hpp"
 #include "bootstrap/observability.hpp"
+#include "bootstrap/postgres_storage.hpp"
 #include "bootstrap/reload_worker.hpp"
 #include "bootstrap/service.hpp"
 
@@ -22,6 +26,9 @@ namespace petstore::bootstrap {
 namespace {
 
 constexpr std::chrono::seconds drain_deadline{10};
+// At exit, queued log lines get this long to reach stdout; a reader that has stalled does not
+// hold the process (contract section 9).
+constexpr std::chrono::milliseconds log_drain_limit{500};
 
 void fail(const std::string& line) { std::cerr << "petstore: " << line << '\n'; }
 
@@ -37,15 +44,31 @@ sigset_t stop_and_reload_signals() {
 using adapters::logging::Logger;
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
-    const ServeOptions& options, adapters::metrics::Metrics& metrics) {
+    const ServeOptions& options, adapters::metrics::Metrics& metrics, Logger& logger,
+    std::atomic<bool>& storage_ready) {
   if (options.storage == StorageKind::memory) {
     return adapters::make_memory_pet_repository();
+  }
+  if (options.storage == StorageKind::postgres) {
+    return open_postgres_storage(options.postgres, logger, metrics, storage_ready);
   }
   adapters::LmdbOptions lmdb = options.lmdb;
   lmdb.on_commit = [&metrics](std::chrono::nanoseconds duration, std::size_t /*batch*/) {
     metrics.storage_committed(duration);
   };
   return adapters::make_lmdb_pet_repository(lmdb);
+}
+
+std::string_view storage_name(StorageKind storage) {
+  switch (storage) {
+    case StorageKind::memory:
+      return "memory";
+    case StorageKind::postgres:
+      return "postgres";
+    case StorageKind::lmdb:
+      break;
+  }
+  return "lmdb";
 }
 
 void reload_certificate(adapters::http::HttpServer& server, Logger& logger) {
@@ -71,7 +94,8 @@ void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
 // on its thread: this loop never reads a file); the first SIGINT/SIGTERM drains at once, whatever
 // a reload is doing; the second (or the deadline) stops at once.
 void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
-                         ReloadWorker& reloads, Logger& logger) {
+                         ReloadWorker& reloads, Logger& logger,
+                         const adapters::systemd::ServiceNotifier& manager) {
   const sigset_t signals = stop_and_reload_signals();
   std::optional<std::chrono::steady_clock::time_point> deadline;
   const timespec tick{0, 50'000'000};
@@ -86,6 +110,7 @@ void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
         return;
       }
       logger.info("draining", {{"message", "answering requests in flight"}});
+      manager.notify("STOPPING=1");
       service.set_ready(false);
       server.drain();
       deadline = std::chrono::steady_clock::now() + drain_deadline;
@@ -116,6 +141,16 @@ int run_serve(const ServeOptions& options) {
          "or --allow-plain-http behind a TLS-terminating proxy");
     return 1;
   }
+  if (options.storage == StorageKind::postgres) {
+    if (options.postgres.database_url.empty()) {
+      fail("--storage postgres needs --database-url (or PETSTORE_DATABASE_URL)");
+      return 2;
+    }
+    if (auto url = adapters::describe_database_url(options.postgres.database_url); !url) {
+      fail(url.error().message);
+      return 2;
+    }
+  }
   auto keys = adapters::auth::make_file_key_verifier(options.api_keys);
   if (!keys) {
     std::error_code ignored;
@@ -133,8 +168,12 @@ int run_serve(const ServeOptions& options) {
   const sigset_t signals = stop_and_reload_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   const auto logger = Logger::to_stdout(options.log_format, options.log_level);
-  adapters::metrics::Metrics metrics({build_version(), build_commit()});
-  auto pets = open_storage(options, metrics);
+  const auto operations = adapters::http::operation_ids();
+  adapters::metrics::Metrics metrics({build_version(), build_commit()}, operations);
+  metrics.set_log_lines_dropped([&log = *logger] { return log.lines_dropped(); });
+  // PostgreSQL's connections come and go; the other storages are ready once open.
+  std::atomic<bool> storage_ready{options.storage != StorageKind::postgres};
+  auto pets = open_storage(options, metrics, *logger, storage_ready);
   if (!pets) {
     fail(pets.error().message);
     return 1;
@@ -142,7 +181,8 @@ int run_serve(const ServeOptions& options) {
   auto& reloadable_keys = *keys->verifier;
   Service service(
       ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()},
-      ServiceSettings{options.auth_failures_per_minute, &metrics, logger.get()});
+      ServiceSettings{options.auth_failures_per_minute, &metrics, logger.get(),
+                      [&storage_ready] { return storage_ready.load(); }, options.trusted_proxies});
   ServiceObserver observer(metrics, *logger);
   adapters::http::HttpServerOptions http_options{address->host,  address->port, options.threads,
                                                  options.limits, std::nullopt,  &observer};
@@ -155,19 +195,23 @@ int run_serve(const ServeOptions& options) {
     return 1;
   }
   service.set_ready(true);
-  std::cout << "listening on " << (tls ? "https://" : "http://") << (*server)->local_address()
-            << "/v1" << std::endl;
+  // The first line on stdout, whatever the log level: scripts wait for it to learn the port.
+  logger->announce("listening", std::string("listening on ") + (tls ? "https://" : "http://") +
+                                    (*server)->local_address() + "/v1");
   const std::string address_text = (*server)->local_address();
   logger->info("start", {{"address", address_text},
                          {"version", build_version()},
-                         {"storage", options.storage == StorageKind::memory ? "memory" : "lmdb"},
+                         {"storage", storage_name(options.storage)},
                          {"tls", tls ? "on" : "off"}});
   adapters::http::HttpServer& http = **server;
   ReloadWorker reloads([&reloadable_keys, &http, &log = *logger] {
     reload_keys(reloadable_keys, log);
     reload_certificate(http, log);
   });
-  serve_until_stopped(http, service, reloads, *logger);
+  // systemd (Type=notify) counts the service started only now that it listens.
+  const auto manager = adapters::systemd::ServiceNotifier::from_environment();
+  manager.notify("READY=1");
+  serve_until_stopped(http, service, reloads, *logger, manager);
   const bool reload_finished = reloads.stop();
   http.stop();
   service.close_storage();
@@ -176,7 +220,7 @@ int run_serve(const ServeOptions& options) {
     // A reload is still reading a file (a stuck network file system, say) and is not waited for.
     // It uses the key verifier, the server and the logger, so nothing is destroyed under it: the
     // process ends here, its storage closed and every log line already flushed.
-    std::cout.flush();
+    logger->close(log_drain_limit);
     std::_Exit(0);
   }
   return 0;

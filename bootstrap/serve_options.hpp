@@ -10,10 +10,12 @@
 #include "adapters/http/http_server.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "application/client_address.hpp"
 
 namespace petstore::bootstrap {
 
-enum class StorageKind { memory, lmdb };
+enum class StorageKind { memory, lmdb, postgres };
 
 struct ServeOptions {
   std::string listen = "127.0.0.1:8080";
@@ -25,8 +27,10 @@ struct ServeOptions {
   std::optional<std::filesystem::path> tls_key;
   bool allow_plain_http = false;
   double auth_failures_per_minute = 60;
+  application::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
   adapters::http::HttpLimits limits;
   adapters::LmdbOptions lmdb;
+  adapters::PostgresOptions postgres;
   adapters::logging::LogFormat log_format = adapters::logging::LogFormat::json;
   adapters::logging::LogLevel log_level = adapters::logging::LogLevel::info;
 };

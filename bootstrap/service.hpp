@@ -4,6 +4,7 @@
 // whatever keys and clock the test hands in.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "adapters/http/router.hpp"
@@ -28,11 +29,16 @@ struct ServiceSettings {
   adapters::metrics::Metrics* metrics = nullptr;
   // Storage faults (unavailable, internal) are logged here when set; must outlive the service.
   adapters::logging::Logger* logger = nullptr;
+  // Whether storage can serve now (PostgreSQL: a connection works); /readyz answers 503 while it
+  // says no. Empty: always.
+  std::function<bool()> storage_ready{};
+  // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
+  application::TrustedProxies trusted_proxies{};
 };
 
 class Service {
  public:
-  explicit Service(ServiceParts parts, ServiceSettings settings = {});
+  explicit Service(ServiceParts parts, const ServiceSettings& settings = {});
   Service(const Service&) = delete;
   Service& operator=(const Service&) = delete;
   ~Service();
@@ -59,6 +65,6 @@ class Service {
 // build_component_service: a service on empty memory storage, ready at once.
 [[nodiscard]] std::unique_ptr<Service> build_component_service(
     std::unique_ptr<ports::KeyVerifier> keys, std::unique_ptr<ports::Clock> clock,
-    ServiceSettings settings = {});
+    const ServiceSettings& settings = {});
 
 }  // namespace petstore::bootstrap

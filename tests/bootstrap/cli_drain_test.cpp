@@ -27,19 +27,19 @@ struct LoadTally {
 // (the server stopped accepting) or `stop` is set.
 void post_until_refused(std::uint16_t port, const std::string& key, LoadTally& tally,
                         const std::atomic<bool>& stop) {
-  const std::string request = make_request("POST", "/v1/pets", key, pet_json("Load"), true);
+  const std::string request = api_request("POST", "/v1/pets", key, pet_json("Load"), true);
   while (!stop) {
-    RawConnection connection(port);
-    if (!connection.valid()) {
+    auto connection = RawConnection::try_connect(loopback(port));
+    if (!connection) {
       return;
     }
     bool open = true;
     while (open && !stop) {
-      if (!connection.send_all(request)) {
+      if (!connection->send(request)) {
         break;  // not sent whole: the server owes this request nothing
       }
       RawResponse response;
-      switch (connection.read_response(response, 12s)) {
+      switch (connection->try_read_response(response, 12s)) {
         case ReadOutcome::complete:
           (response.status == 201 ? tally.created : tally.unexpected)++;
           open = response.header("Connection") != "close";
@@ -74,16 +74,16 @@ class CliDrainTest : public ::testing::Test {
   // whose body has not come yet: a request in flight for as long as the test wants.
   void start_slow_post(RawConnection& connection) const {
     const std::string body = pet_json("Slow");
-    ASSERT_TRUE(connection.send_all(
+    ASSERT_TRUE(connection.send(
         "POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key_ +
         "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: " +
         std::to_string(body.size()) + "\r\n\r\n"));
     RawResponse interim;
-    ASSERT_EQ(connection.read_response(interim, 5s), ReadOutcome::complete);
-    ASSERT_EQ(interim.status, 100);
+    ASSERT_EQ(connection.try_read_response(interim, 5s), ReadOutcome::complete);
+    ASSERT_EQ(interim.status, 100U);
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::filesystem::path keys_ = dir_.path() / "keys";
   std::string key_;
   std::unique_ptr<ServedPetstore> served_;
@@ -117,38 +117,39 @@ TEST_F(CliDrainTest, SigtermUnderLoadAnswersOrClosesEveryRequestAndExits0) {
 }
 
 TEST_F(CliDrainTest, SigintClosesIdleConnectionsAndExits0Promptly) {
-  RawConnection idle(served_->port());
-  ASSERT_TRUE(idle.send_all(make_request("GET", "/v1/pets", key_, {}, true)));
+  auto idle = RawConnection::connect(loopback(served_->port()));
+  ASSERT_TRUE(idle.send(api_request("GET", "/v1/pets", key_, {}, true)));
   RawResponse listed;
-  ASSERT_EQ(idle.read_response(listed), ReadOutcome::complete);
-  EXPECT_EQ(listed.status, 200);
+  ASSERT_EQ(idle.try_read_response(listed), ReadOutcome::complete);
+  EXPECT_EQ(listed.status, 200U);
 
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(served_->stop(SIGINT, 5s).exited_with(0)) << served_->child().captured_stderr();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s) << "an idle connection held the drain";
   RawResponse none;
-  EXPECT_EQ(idle.read_response(none, 2s), ReadOutcome::closed_early);
+  EXPECT_EQ(idle.try_read_response(none, 2s), ReadOutcome::closed_early);
 }
 
 TEST_F(CliDrainTest, RequestInFlightIsAnsweredBeforeExit) {
-  RawConnection slow(served_->port());
+  auto slow = RawConnection::connect(loopback(served_->port()));
   ASSERT_NO_FATAL_FAILURE(start_slow_post(slow));
   ASSERT_TRUE(served_->child().send_signal(SIGTERM));
   std::this_thread::sleep_for(300ms);
   EXPECT_TRUE(served_->child().running()) << "exited with a request in flight";
-  EXPECT_FALSE(RawConnection(served_->port()).valid()) << "still accepting while draining";
+  EXPECT_FALSE(RawConnection::try_connect(loopback(served_->port())))
+      << "still accepting while draining";
 
-  ASSERT_TRUE(slow.send_all(pet_json("Slow")));
+  ASSERT_TRUE(slow.send(pet_json("Slow")));
   RawResponse created;
-  ASSERT_EQ(slow.read_response(created, 5s), ReadOutcome::complete);
-  EXPECT_EQ(created.status, 201) << created.head << created.body;
+  ASSERT_EQ(slow.try_read_response(created, 5s), ReadOutcome::complete);
+  EXPECT_EQ(created.status, 201U) << created;
   EXPECT_EQ(created.header("Connection"), "close");
   EXPECT_TRUE(served_->child().wait_for_exit(5s).exited_with(0))
       << served_->child().captured_stderr();
 }
 
 TEST_F(CliDrainTest, SecondSigtermDuringDrainStopsAtOnce) {
-  RawConnection slow(served_->port());
+  auto slow = RawConnection::connect(loopback(served_->port()));
   ASSERT_NO_FATAL_FAILURE(start_slow_post(slow));
   ASSERT_TRUE(served_->child().send_signal(SIGTERM));
   std::this_thread::sleep_for(300ms);
@@ -161,12 +162,12 @@ TEST_F(CliDrainTest, SecondSigtermDuringDrainStopsAtOnce) {
       << served_->child().captured_stderr();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
   RawResponse none;
-  EXPECT_NE(slow.read_response(none, 2s), ReadOutcome::truncated);
+  EXPECT_NE(slow.try_read_response(none, 2s), ReadOutcome::truncated);
 }
 
 // The contract bounds the drain: a request that never completes holds the exit back 10 s at most.
 TEST_F(CliDrainTest, DrainGivesUpOnAStalledRequestAfterTenSeconds) {
-  RawConnection stalled(served_->port());
+  auto stalled = RawConnection::connect(loopback(served_->port()));
   ASSERT_NO_FATAL_FAILURE(start_slow_post(stalled));
   const auto start = std::chrono::steady_clock::now();
   const ExitStatus status = served_->stop(SIGTERM, 14s);
@@ -177,7 +178,7 @@ TEST_F(CliDrainTest, DrainGivesUpOnAStalledRequestAfterTenSeconds) {
   EXPECT_GE(elapsed, 9s) << "gave up on a request in flight too early";
   EXPECT_LT(elapsed, 12s);
   RawResponse none;
-  EXPECT_NE(stalled.read_response(none, 2s), ReadOutcome::truncated);
+  EXPECT_NE(stalled.try_read_response(none, 2s), ReadOutcome::truncated);
 }
 
 }  // namespace

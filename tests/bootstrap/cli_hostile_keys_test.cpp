@@ -45,7 +45,7 @@ class CliHostileKeysTest : public ::testing::Test {
   void serve() {
     served_ = std::make_unique<ServedPetstore>(petstore(serve_args(file_)));
     ASSERT_NE(served_->port(), 0) << served_->child().captured_stderr();
-    ASSERT_EQ(http_call(served_->port(), "GET", "/v1/pets", key_).status, 200);
+    ASSERT_EQ(http_call(served_->port(), "GET", "/v1/pets", key_).status, 200U);
   }
 
   // stop_promptly: SIGTERM; the process must drain and exit 0 well within the drain limit.
@@ -62,7 +62,7 @@ class CliHostileKeysTest : public ::testing::Test {
     EXPECT_NE(log.find("\"stop\""), std::string::npos) << log.substr(0, 2000);
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::filesystem::path file_ = dir_.path() / "keys";
   std::string key_;
   std::unique_ptr<ServedPetstore> served_;
@@ -87,8 +87,8 @@ TEST_F(CliHostileKeysTest, SigtermAfterASighupThatFindsAFifoDrainsAndExits0) {
   ASSERT_TRUE(served_->child().send_signal(SIGHUP));
   EXPECT_TRUE(wait_for_log(served_->child(), "reload_failed")) << "the FIFO was not refused";
   // The keys in use are kept, and the service answers as before.
-  EXPECT_EQ(http_call(served_->port(), "GET", "/v1/pets", key_).status, 200);
-  EXPECT_EQ(http_call(served_->port(), "GET", "/readyz").status, 200);
+  EXPECT_EQ(http_call(served_->port(), "GET", "/v1/pets", key_).status, 200U);
+  EXPECT_EQ(http_call(served_->port(), "GET", "/readyz").status, 200U);
   stop_promptly();
 }
 

@@ -28,30 +28,30 @@ std::size_t resident_kib(pid_t pid) {
 }
 
 TEST(CliHostileMemory, AChunkLineThatNeverEndsDoesNotGrowTheProcess) {
-  ScratchDir dir;
+  TempDir dir;
   const auto keys = dir.path() / "keys";
   ASSERT_FALSE(make_key(keys).empty());
   ServedPetstore served(petstore(serve_args(keys, {"--threads", "1"})));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
-  ASSERT_EQ(http_call(served.port(), "GET", "/healthz").status, 200);  // warmed up
+  ASSERT_EQ(http_call(served.port(), "GET", "/healthz").status, 200U);  // warmed up
   const std::size_t before = resident_kib(served.child().pid());
   ASSERT_GT(before, 0U);
 
   constexpr std::size_t piece = std::size_t{256} * 1024;
   constexpr std::size_t most = std::size_t{64} * 1024 * 1024;
   const std::string junk(piece, '0');
-  RawConnection connection(served.port());
+  auto connection = RawConnection::connect(loopback(served.port()));
   ASSERT_TRUE(
-      connection.send_all("POST /healthz HTTP/1.1\r\nHost: petstore.test\r\n"
-                          "Transfer-Encoding: chunked\r\n\r\n1;"));
+      connection.send("POST /healthz HTTP/1.1\r\nHost: petstore.test\r\n"
+                      "Transfer-Encoding: chunked\r\n\r\n1;"));
   std::size_t sent = 0;
-  while (sent < most && connection.send_all(junk)) {
+  while (sent < most && connection.send(junk)) {
     sent += piece;
   }
   const std::size_t after = resident_kib(served.child().pid());
   EXPECT_LT(sent, most) << "the server kept reading a chunk-size line of " << sent << " bytes";
   EXPECT_LT(after, before + 8 * 1024) << "resident KiB before " << before << ", after " << after;
-  EXPECT_EQ(http_call(served.port(), "GET", "/healthz").status, 200);
+  EXPECT_EQ(http_call(served.port(), "GET", "/healthz").status, 200U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
 }
 

@@ -2,7 +2,6 @@
 // printed once and stored as a digest line in a 0600 file; the printed key opens /v1; a file
 // without a usable key, or writable by group or others, stops serve with exit 1 and one line.
 
-#include <fstream>
 #include <signal.h>
 #include <string>
 #include <sys/stat.h>
@@ -14,17 +13,6 @@
 
 namespace petstore::tests {
 namespace {
-
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-unsigned mode_of(const std::filesystem::path& file) {
-  struct stat status {};
-  ::stat(file.c_str(), &status);
-  return status.st_mode & 07777U;
-}
 
 // is_digest_line: `line` is "sha256:<64 lowercase hex>", then " LABEL" when a label is given.
 bool is_digest_line(const std::string& line, const std::string& label) {
@@ -57,7 +45,7 @@ void expect_refused_with_one_line(const Completed& run, const std::string& menti
 }
 
 TEST(CliKeysTest, KeysNewPrintsOneKeyAndStoresOnlyItsDigest) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.path() / "keys";
   const Completed run =
       run_petstore({"keys", "new", "--api-keys", file.string(), "--label", "ops"});
@@ -76,7 +64,7 @@ TEST(CliKeysTest, KeysNewPrintsOneKeyAndStoresOnlyItsDigest) {
 }
 
 TEST(CliKeysTest, KeysNewAppendsAndKeepsEarlierKeys) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.path() / "keys";
   const std::string first = make_key(file, "first");
   const std::string second = make_key(file);
@@ -92,7 +80,7 @@ TEST(CliKeysTest, KeysNewAppendsAndKeepsEarlierKeys) {
 }
 
 TEST(CliKeysTest, KeysNewRefusesAFileWritableByOthers) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.write("keys", "# shared by mistake\n", 0666);
   const Completed run = run_petstore({"keys", "new", "--api-keys", file.string()});
   EXPECT_TRUE(run.status.exited_with(1)) << run.err;
@@ -102,7 +90,7 @@ TEST(CliKeysTest, KeysNewRefusesAFileWritableByOthers) {
 }
 
 TEST(CliKeysTest, ThePrintedKeyOpensTheApiAndOthersGet401) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.path() / "keys";
   const std::string key = make_key(file, "tester");
   ASSERT_FALSE(key.empty());
@@ -110,31 +98,31 @@ TEST(CliKeysTest, ThePrintedKeyOpensTheApiAndOthersGet401) {
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
 
   const RawResponse created = http_call(served.port(), "POST", "/v1/pets", key, pet_json("Rex"));
-  EXPECT_EQ(created.status, 201) << created.head << created.body;
-  EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets/1", key).status, 200);
+  EXPECT_EQ(created.status, 201U) << created;
+  EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets/1", key).status, 200U);
   const RawResponse wrong = http_call(served.port(), "GET", "/v1/pets", key + "x");
-  EXPECT_EQ(wrong.status, 401);
-  EXPECT_NE(wrong.header("WWW-Authenticate").find("invalid_token"), std::string::npos)
-      << wrong.head;
-  EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets").status, 401);
+  EXPECT_EQ(wrong.status, 401U);
+  EXPECT_NE(wrong.header("WWW-Authenticate").value_or("").find("invalid_token"), std::string::npos)
+      << wrong;
+  EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets").status, 401U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
   EXPECT_EQ(served.child().captured_stderr().find(key), std::string::npos) << "key in a log line";
 }
 
 TEST(CliKeysTest, MissingKeyFileSaysHowToMakeOne) {
-  const ScratchDir dir;
+  const TempDir dir;
   expect_refused_with_one_line(run_petstore(serve_args(dir.path() / "absent")),
                                "petstore keys new");
 }
 
 TEST(CliKeysTest, KeyFileWithOnlyCommentsSaysHowToMakeOne) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.write("keys", "# keys for the test\n\n   \n# none yet\n");
   expect_refused_with_one_line(run_petstore(serve_args(file)), "petstore keys new");
 }
 
 TEST(CliKeysTest, MalformedKeyLineIsRefusedWithoutEchoingIt) {
-  const ScratchDir dir;
+  const TempDir dir;
   const std::string pasted = "pst_this-looks-like-a-raw-key-pasted-by-mistake";
   const auto file = dir.write("keys", pasted + "\n");
   const Completed run = run_petstore(serve_args(file));
@@ -143,7 +131,7 @@ TEST(CliKeysTest, MalformedKeyLineIsRefusedWithoutEchoingIt) {
 }
 
 TEST(CliKeysTest, KeyFileWritableByGroupOrOthersIsRefused) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.path() / "keys";
   ASSERT_FALSE(make_key(file).empty());
   for (const unsigned mode : {0666U, 0620U, 0602U}) {
@@ -154,14 +142,14 @@ TEST(CliKeysTest, KeyFileWritableByGroupOrOthersIsRefused) {
 }
 
 TEST(CliKeysTest, KeyFileReadableByOthersServesWithAWarning) {
-  const ScratchDir dir;
+  const TempDir dir;
   const auto file = dir.path() / "keys";
   const std::string key = make_key(file);
   ASSERT_FALSE(key.empty());
   ::chmod(file.c_str(), 0604);
   ServedPetstore served(petstore(serve_args(file)));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
-  EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets", key).status, 200);
+  EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets", key).status, 200U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
   const std::string err = served.child().captured_stderr();
   EXPECT_NE(err.find("warning"), std::string::npos) << err;

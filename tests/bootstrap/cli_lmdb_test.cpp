@@ -40,7 +40,7 @@ class CliLmdbTest : public ::testing::Test {
     return args;
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::filesystem::path keys_ = dir_.path() / "keys";
   std::string key_;
 };
@@ -51,7 +51,7 @@ TEST_F(CliLmdbTest, DefaultStorageKeepsPetsAcrossARestart) {
     ServedPetstore served(petstore(lmdb_args({"--data-dir", data.string()})));
     ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
     const RawResponse created = http_call(served.port(), "POST", "/v1/pets", key_, pet_json("Rex"));
-    EXPECT_EQ(created.status, 201) << created.head << created.body;
+    EXPECT_EQ(created.status, 201U) << created;
     EXPECT_EQ(id_of(created.body), 1);
     EXPECT_EQ(created.header("Location"), "/v1/pets/1");
     EXPECT_TRUE(served.stop(SIGTERM).exited_with(0)) << served.child().captured_stderr();
@@ -62,10 +62,10 @@ TEST_F(CliLmdbTest, DefaultStorageKeepsPetsAcrossARestart) {
     ServedPetstore served(petstore(lmdb_args(), Env{{"PETSTORE_DATA_DIR", data.string()}}));
     ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
     const RawResponse got = http_call(served.port(), "GET", "/v1/pets/1", key_);
-    EXPECT_EQ(got.status, 200) << got.head << got.body;
+    EXPECT_EQ(got.status, 200U) << got;
     EXPECT_NE(got.body.find("\"Rex\""), std::string::npos) << got.body;
     const RawResponse next = http_call(served.port(), "POST", "/v1/pets", key_, pet_json("Ace"));
-    EXPECT_EQ(next.status, 201) << next.head << next.body;
+    EXPECT_EQ(next.status, 201U) << next;
     EXPECT_EQ(id_of(next.body), 2) << "ids are never reused across restarts";
     EXPECT_TRUE(served.stop(SIGTERM).exited_with(0)) << served.child().captured_stderr();
   }
@@ -74,7 +74,7 @@ TEST_F(CliLmdbTest, DefaultStorageKeepsPetsAcrossARestart) {
 TEST_F(CliLmdbTest, DataDirDefaultsToDataInTheWorkingDirectory) {
   ServedPetstore served(petstore(lmdb_args(), {}, dir_.path()));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
-  EXPECT_EQ(http_call(served.port(), "POST", "/v1/pets", key_, pet_json("Rex")).status, 201);
+  EXPECT_EQ(http_call(served.port(), "POST", "/v1/pets", key_, pet_json("Rex")).status, 201U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0)) << served.child().captured_stderr();
   EXPECT_TRUE(std::filesystem::is_directory(dir_.path() / "data"));
 }

@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 // eventually_status: true when GET /v1/pets with `key` answers `status` within 5 s.
-bool eventually_status(std::uint16_t port, const std::string& key, int status) {
+bool eventually_status(std::uint16_t port, const std::string& key, unsigned status) {
   const auto deadline = std::chrono::steady_clock::now() + 5s;
   while (std::chrono::steady_clock::now() < deadline) {
     if (http_call(port, "GET", "/v1/pets", key).status == status) {
@@ -55,7 +55,7 @@ class CliReloadTest : public ::testing::Test {
     }
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::filesystem::path file_ = dir_.path() / "keys";
   std::string first_;
   std::unique_ptr<ServedPetstore> served_;
@@ -65,17 +65,17 @@ TEST_F(CliReloadTest, KeyAddedByKeysNewWorksAfterSighup) {
   const std::uint16_t port = served_->port();
   const std::string added = make_key(file_, "added");
   ASSERT_FALSE(added.empty());
-  EXPECT_EQ(http_call(port, "GET", "/v1/pets", added).status, 401) << "read before SIGHUP";
+  EXPECT_EQ(http_call(port, "GET", "/v1/pets", added).status, 401U) << "read before SIGHUP";
 
   ASSERT_TRUE(served_->child().send_signal(SIGHUP));
   EXPECT_TRUE(eventually_status(port, added, 200)) << served_->child().captured_stderr();
-  EXPECT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200);
+  EXPECT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200U);
   EXPECT_TRUE(served_->child().running());
 }
 
 TEST_F(CliReloadTest, KeyWhoseLineIsRemovedGets401AfterSighup) {
   const std::uint16_t port = served_->port();
-  ASSERT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200);
+  ASSERT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200U);
   // One edit removes the first key and adds another: once the new key works, the reload has
   // happened, and the removed key is asked once.
   const std::string second = make_key(file_, "second");
@@ -85,21 +85,21 @@ TEST_F(CliReloadTest, KeyWhoseLineIsRemovedGets401AfterSighup) {
   ASSERT_TRUE(served_->child().send_signal(SIGHUP));
   ASSERT_TRUE(eventually_status(port, second, 200)) << served_->child().captured_stderr();
   const RawResponse removed = http_call(port, "GET", "/v1/pets", first_);
-  EXPECT_EQ(removed.status, 401);
-  EXPECT_NE(removed.header("WWW-Authenticate").find("invalid_token"), std::string::npos);
+  EXPECT_EQ(removed.status, 401U);
+  EXPECT_NE(removed.header("WWW-Authenticate").value_or("").find("invalid_token"),
+            std::string::npos);
 }
 
 // A connection remembers the key it was accepted with (docs/security.md); a reload must still
 // stop that key on the connection already open, not only on new ones.
 TEST_F(CliReloadTest, KeyRemovedBySighupGets401OnAConnectionThatUsedIt) {
   const std::uint16_t port = served_->port();
-  RawConnection kept(port);
-  ASSERT_TRUE(kept.valid());
+  auto kept = RawConnection::connect(loopback(port));
   RawResponse before;
   for (int request = 0; request < 2; ++request) {
-    ASSERT_TRUE(kept.send_all(make_request("GET", "/v1/pets", first_, {}, true)));
-    ASSERT_EQ(kept.read_response(before), ReadOutcome::complete);
-    ASSERT_EQ(before.status, 200) << "request " << request;
+    ASSERT_TRUE(kept.send(api_request("GET", "/v1/pets", first_, {}, true)));
+    ASSERT_EQ(kept.try_read_response(before), ReadOutcome::complete);
+    ASSERT_EQ(before.status, 200U) << "request " << request;
   }
   const std::string second = make_key(file_, "second");
   ASSERT_FALSE(second.empty());
@@ -108,9 +108,9 @@ TEST_F(CliReloadTest, KeyRemovedBySighupGets401OnAConnectionThatUsedIt) {
   ASSERT_TRUE(served_->child().send_signal(SIGHUP));
   ASSERT_TRUE(eventually_status(port, second, 200)) << served_->child().captured_stderr();
   RawResponse after;
-  ASSERT_TRUE(kept.send_all(make_request("GET", "/v1/pets", first_, {}, true)));
-  ASSERT_EQ(kept.read_response(after), ReadOutcome::complete);
-  EXPECT_EQ(after.status, 401);
+  ASSERT_TRUE(kept.send(api_request("GET", "/v1/pets", first_, {}, true)));
+  ASSERT_EQ(kept.try_read_response(after), ReadOutcome::complete);
+  EXPECT_EQ(after.status, 401U);
 }
 
 TEST_F(CliReloadTest, BrokenFileOnSighupKeepsTheKeysInUse) {
@@ -127,7 +127,7 @@ TEST_F(CliReloadTest, BrokenFileOnSighupKeepsTheKeysInUse) {
     std::this_thread::sleep_for(20ms);
   }
   EXPECT_TRUE(refusal_logged()) << "the refusal was not logged";
-  EXPECT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200);
+  EXPECT_EQ(http_call(port, "GET", "/v1/pets", first_).status, 200U);
   EXPECT_TRUE(served_->child().running());
 }
 

@@ -21,7 +21,7 @@ class CliServeTest : public ::testing::Test {
     ASSERT_FALSE(key_.empty());
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::filesystem::path keys_ = dir_.path() / "keys";
   std::string key_;
 };
@@ -36,11 +36,10 @@ void expect_failure_line(const Completed& run, const std::string& mention) {
 TEST_F(CliServeTest, ListeningLineNamesTheRealPort) {
   ServedPetstore served(petstore(serve_args(keys_)));
   ASSERT_NE(served.port(), 0) << served.listening_line() << served.child().captured_stderr();
-  EXPECT_EQ(served.listening_line(),
-            "listening on http://127.0.0.1:" + std::to_string(served.port()) + "/v1");
+  EXPECT_EQ(served.listening_url(), "http://127.0.0.1:" + std::to_string(served.port()) + "/v1");
   const RawResponse health = http_call(served.port(), "GET", "/healthz");
-  EXPECT_EQ(health.status, 200);
-  EXPECT_EQ(http_call(served.port(), "GET", "/readyz").status, 200);
+  EXPECT_EQ(health.status, 200U);
+  EXPECT_EQ(http_call(served.port(), "GET", "/readyz").status, 200U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
   // The listening line comes first on stdout; the log lines (JSON by default) follow it.
   const std::string out = served.child().captured_stdout();
@@ -54,7 +53,7 @@ TEST_F(CliServeTest, EnvironmentVariablesStandInForFlags) {
                 {"PETSTORE_THREADS", "1"}};
   ServedPetstore served(petstore({"serve"}, env, dir_.path()));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
-  EXPECT_EQ(http_call(served.port(), "POST", "/v1/pets", key_, pet_json("Env")).status, 201);
+  EXPECT_EQ(http_call(served.port(), "POST", "/v1/pets", key_, pet_json("Env")).status, 201U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
   // Memory storage was honoured: the default LMDB dir ./data was never made.
   EXPECT_FALSE(std::filesystem::exists(dir_.path() / "data"));
@@ -103,9 +102,8 @@ TEST_F(CliServeTest, NonLoopbackWithAllowPlainHttpServes) {
   ServedPetstore served(
       petstore(serve_args(keys_, {"--listen", "0.0.0.0:0", "--allow-plain-http"})));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
-  EXPECT_EQ(served.listening_line(),
-            "listening on http://0.0.0.0:" + std::to_string(served.port()) + "/v1");
-  EXPECT_EQ(http_call(served.port(), "GET", "/healthz").status, 200);
+  EXPECT_EQ(served.listening_url(), "http://0.0.0.0:" + std::to_string(served.port()) + "/v1");
+  EXPECT_EQ(http_call(served.port(), "GET", "/healthz").status, 200U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
 }
 

@@ -28,7 +28,7 @@ class CliTlsTest : public ::testing::Test {
     return serve_args(keys_, std::move(extra));
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::filesystem::path keys_ = dir_.path() / "keys";
   std::filesystem::path certificate_ = dir_.path() / "cert.pem";
   std::filesystem::path key_ = dir_.path() / "key.pem";
@@ -54,7 +54,7 @@ bool eventually_common_name(std::uint16_t port, const std::string& expected) {
 TEST_F(CliTlsTest, ListensOnHttpsAndReloadsTheCertificateOnSighup) {
   ServedPetstore served(petstore(tls_args()));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
-  EXPECT_EQ(served.listening_line().rfind("listening on https://127.0.0.1:", 0), 0U);
+  EXPECT_EQ(served.listening_url().rfind("https://127.0.0.1:", 0), 0U) << served.listening_line();
   EXPECT_EQ(common_name_at(served.port()), "first.petstore.test");
 
   write_self_signed_certificate("second.petstore.test", certificate_, key_);

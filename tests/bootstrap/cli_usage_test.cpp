@@ -13,7 +13,7 @@ class CliUsageTest : public ::testing::Test {
  protected:
   void SetUp() override { keys_ = make_key(dir_.path() / "keys"); }
 
-  ScratchDir dir_;
+  TempDir dir_;
   std::string keys_;
 };
 

@@ -46,5 +46,44 @@ TEST(AuthThrottleOverSockets, MissingKeysCountAsFailures) {
   EXPECT_EQ(server.connect().round_trip(anonymous).status, 429U);
 }
 
+RawResponse get_pets_forwarded_for(const ServerUnderTest& server, std::string_view key,
+                                   std::string_view forwarded_for) {
+  RawConnection connection = server.connect();
+  return connection.round_trip(format_request(
+      "GET", "/v1/pets",
+      {{"Authorization", bearer(key)}, {"X-Forwarded-For", std::string(forwarded_for)}}));
+}
+
+// Contract section 9: behind a trusted proxy every client shares the proxy's address, so the
+// throttle counts the client X-Forwarded-For names; from any other peer that header is ignored.
+TEST(AuthThrottleOverSockets, BehindATrustedProxyEachForwardedClientHasItsOwnBudget) {
+  ServerSetup setup;
+  setup.settings.auth_failures_per_minute = 5;
+  setup.settings.trusted_proxies = *application::TrustedProxies::parse("127.0.0.1/32");
+  ServerUnderTest server(setup);
+  for (int attempt = 1; attempt <= 5; ++attempt) {
+    EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "203.0.113.9").status, 401U);
+  }
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "203.0.113.9").status, 429U);
+  // The forged entry a client puts first changes nothing: the proxy's own entry counts.
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "198.51.100.1, 203.0.113.9").status, 429U);
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "203.0.113.10").status, 401U)
+      << "another client behind the same proxy has its own budget";
+}
+
+TEST(AuthThrottleOverSockets, FromAnUntrustedPeerXForwardedForIsIgnored) {
+  ServerSetup setup;
+  setup.settings.auth_failures_per_minute = 5;
+  setup.settings.trusted_proxies = *application::TrustedProxies::parse("10.0.0.0/8");
+  ServerUnderTest server(setup);
+  for (int attempt = 1; attempt <= 5; ++attempt) {
+    EXPECT_EQ(
+        get_pets_forwarded_for(server, "not-a-key", "203.0.113." + std::to_string(attempt)).status,
+        401U);
+  }
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "203.0.113.99").status, 429U)
+      << "a client cannot buy a fresh budget by naming another address";
+}
+
 }  // namespace
 }  // namespace petstore::tests

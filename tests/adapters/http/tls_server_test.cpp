@@ -2,13 +2,13 @@
 // versions and plain HTTP refused without harm, and the certificate reloaded while serving.
 
 #include <filesystem>
-#include <random>
 
 #include <gtest/gtest.h>
 
 #include "support/fake_key_verifier.hpp"
 #include "support/json_bodies.hpp"
 #include "support/server_under_test.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_certificate.hpp"
 #include "support/tls_client.hpp"
 
@@ -26,20 +26,12 @@ std::optional<RawResponse> response_of(TlsExchange exchange) {
 
 class TlsServerTest : public testing::Test {
  protected:
-  TlsServerTest()
-      : dir_(std::filesystem::temp_directory_path() /
-             ("petstore-tls-" + std::to_string(std::random_device{}()))) {
-    std::filesystem::create_directories(dir_);
+  TlsServerTest() {
     write_self_signed_certificate("first.petstore.test", certificate(), key());
     server_.emplace(ServerSetup{{}, 2, adapters::http::TlsFiles{certificate(), key()}, {}, {}});
   }
-  ~TlsServerTest() override {
-    server_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  [[nodiscard]] std::filesystem::path certificate() const { return dir_ / "cert.pem"; }
-  [[nodiscard]] std::filesystem::path key() const { return dir_ / "key.pem"; }
+  [[nodiscard]] std::filesystem::path certificate() const { return dir_.path() / "cert.pem"; }
+  [[nodiscard]] std::filesystem::path key() const { return dir_.path() / "key.pem"; }
 
   [[nodiscard]] std::optional<RawResponse> https(const std::string& method,
                                                  const std::string& target,
@@ -52,7 +44,7 @@ class TlsServerTest : public testing::Test {
         tls_exchange(server_->address(), format_request(method, target, headers, body)));
   }
 
-  std::filesystem::path dir_;
+  TempDir dir_;
   std::optional<ServerUnderTest> server_;
 };
 
