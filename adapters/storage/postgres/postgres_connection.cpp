@@ -4,7 +4,7 @@
 #include <string_view>
 #include <utility>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 namespace {
 
 using domain::ErrorCode;
@@ -257,10 +257,19 @@ void Connection::finish_front_work() {
   results_.clear();
   auto error = std::move(front_error_);
   front_error_.reset();
-  if (error) {
-    work.finish(std::move(*error));
-  } else {
+  if (!error) {
     work.finish(std::move(results));
+    return;
+  }
+  work.finish(std::move(*error));
+  // A failed create batch leaves its transaction aborted, and a pipeline's Sync does not end an
+  // explicit transaction: without a ROLLBACK, every later statement on this connection would be
+  // refused (25P02). Its answer is read like any other work's before the connection is idle.
+  if (state_ != State::down && PQtransactionStatus(conn_) == PQTRANS_INERROR) {
+    send(Work{{Statement{"ROLLBACK", {}}},
+              [](const WorkResults&) {},
+              std::chrono::steady_clock::now() + target_.timeout});
+    flush();
   }
 }
 
@@ -309,4 +318,4 @@ std::string Connection::redacted(std::string message) const {
   return message;
 }
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -15,11 +15,10 @@
 #include "adapters/storage/postgres/postgres_schema.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::postgres {
 namespace {
 
 using domain::ErrorCode;
-using postgres::ConnectTarget;
 
 // Rows fetched from the read cursor, and pets inserted, per round trip.
 constexpr int fetch_rows = 1000;
@@ -52,11 +51,10 @@ class Session {
     values.push_back(nullptr);
     conn_.reset(PQconnectdbParams(keywords.data(), values.data(), 1));
     if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK) {
-      return domain::make_error(
-          ErrorCode::unavailable, "",
-          "cannot connect to the database: " +
-              (conn_ ? postgres::one_line(PQerrorMessage(conn_.get()), target_.password)
-                     : std::string("out of memory")));
+      return domain::make_error(ErrorCode::unavailable, "",
+                                "cannot connect to the database: " +
+                                    (conn_ ? one_line(PQerrorMessage(conn_.get()), target_.password)
+                                           : std::string("out of memory")));
     }
     return {};
   }
@@ -74,10 +72,9 @@ class Session {
       return result;
     }
     const bool lost = PQstatus(conn_.get()) != CONNECTION_OK;
-    return domain::make_error(
-        lost ? ErrorCode::unavailable : ErrorCode::internal, "",
-        "the database refused a statement: " +
-            postgres::one_line(PQerrorMessage(conn_.get()), target_.password));
+    return domain::make_error(lost ? ErrorCode::unavailable : ErrorCode::internal, "",
+                              "the database refused a statement: " +
+                                  one_line(PQerrorMessage(conn_.get()), target_.password));
   }
 
  private:
@@ -134,7 +131,7 @@ class PostgresPetArchive final : public ports::PetArchive {
           ErrorCode::unavailable, "",
           "the database " + description_ + " holds no petstore schema: nothing to export from it");
     }
-    if (auto migrated = postgres::migrate_schema(target_); !migrated) {
+    if (auto migrated = migrate_schema(target_); !migrated) {
       return migrated.error();
     }
     for (const char* step :
@@ -154,7 +151,7 @@ class PostgresPetArchive final : public ports::PetArchive {
       }
       const int count = PQntuples(rows->get());
       for (int row = 0; row < count; ++row) {
-        auto pet = postgres::decode_pet(rows->get(), row);
+        auto pet = decode_pet(rows->get(), row);
         if (!pet) {
           return pet.error();
         }
@@ -178,7 +175,7 @@ class PostgresPetArchive final : public ports::PetArchive {
   // PetArchive
   [[nodiscard]] domain::Result<ports::ArchiveWriteReport> write_all(
       std::span<const domain::Pet> pets, const Progress& progress) override {
-    if (auto migrated = postgres::migrate_schema(target_); !migrated) {
+    if (auto migrated = migrate_schema(target_); !migrated) {
       return migrated.error();
     }
     Session db(target_);
@@ -218,12 +215,15 @@ class PostgresPetArchive final : public ports::PetArchive {
     for (const auto& pet : pets) {
       highest = std::max(highest, pet.id.value);
     }
+    // The id after the highest written, "" when that was the largest bigint (no id is left).
+    // Computed here, not in SQL: PostgreSQL may fold `$1 + 1` with the parameter's value while
+    // planning, and an overflow there fails the statement even in a CASE branch never taken.
+    const std::string following = highest == max_id ? "" : std::to_string(highest + 1);
     auto raised = db.run(
-        "UPDATE petstore.id_counter SET next_id = CASE WHEN next_id IS NULL OR $1::bigint = " +
-            std::to_string(max_id) +
-            " THEN NULL ELSE greatest(next_id, $1::bigint + 1) END, pet_count = pet_count + "
-            "$2::bigint RETURNING next_id",
-        {std::to_string(highest), std::to_string(pets.size())});
+        "UPDATE petstore.id_counter SET next_id = CASE WHEN next_id IS NULL OR $1 = '' THEN NULL "
+        "ELSE greatest(next_id, NULLIF($1, '')::bigint) END, pet_count = pet_count + $2::bigint "
+        "RETURNING next_id",
+        {following, std::to_string(pets.size())});
     if (!raised) {
       return raised.error();
     }
@@ -288,13 +288,13 @@ class PostgresPetArchive final : public ports::PetArchive {
 
 domain::Result<std::unique_ptr<ports::PetArchive>> make_postgres_pet_archive(
     const PostgresOptions& options) {
-  auto parsed = postgres::parse_url(options.database_url);
+  auto parsed = parse_url(options.database_url);
   if (!parsed) {
     return parsed.error();
   }
-  auto target = postgres::target_for(options, std::move(parsed->password));
+  auto target = target_for(options, std::move(parsed->password));
   return std::unique_ptr<ports::PetArchive>(
       std::make_unique<PostgresPetArchive>(std::move(target), std::move(parsed->description)));
 }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::postgres
