@@ -33,9 +33,14 @@ Service::Service(ServiceParts parts, const ServiceSettings& settings)
       router_(use_cases_, router_options(settings)) {}
 
 adapters::http::RouterOptions Service::router_options(const ServiceSettings& settings) {
+  using adapters::http::Readiness;
   adapters::http::RouterOptions options{[this, storage_ready = settings.storage_ready] {
-                                          return ready_.load() &&
-                                                 (!storage_ready || storage_ready());
+                                          if (!ready_.load()) {
+                                            return Readiness::not_serving;
+                                          }
+                                          return !storage_ready || storage_ready()
+                                                     ? Readiness::ready
+                                                     : Readiness::storage_unavailable;
                                         },
                                         {},
                                         settings.trusted_proxies};
@@ -58,7 +63,8 @@ std::unique_ptr<Service> build_component_service(std::unique_ptr<ports::KeyVerif
                                                  std::unique_ptr<ports::Clock> clock,
                                                  const ServiceSettings& settings) {
   auto service = std::make_unique<Service>(
-      ServiceParts{adapters::make_memory_pet_repository(), std::move(keys), std::move(clock)},
+      ServiceParts{adapters::storage::memory::make_memory_pet_repository(), std::move(keys),
+                   std::move(clock)},
       settings);
   service->set_ready(true);
   return service;

@@ -60,10 +60,18 @@ HttpResponse probe_response(Endpoint endpoint, const RouterOptions& options) {
   HttpResponse response;
   if (endpoint == Endpoint::health) {
     response.body = R"({"status":"ok"})";
-  } else if (options.is_ready()) {
-    response.body = R"({"status":"ready"})";
   } else {
-    response = error_response(503, "unavailable", "the service is starting or shutting down");
+    switch (options.readiness()) {
+      case Readiness::ready:
+        response.body = R"({"status":"ready"})";
+        break;
+      case Readiness::not_serving:
+        response = error_response(503, "unavailable", "the service is starting or shutting down");
+        break;
+      case Readiness::storage_unavailable:
+        response = error_response(503, "unavailable", "the storage is unavailable");
+        break;
+    }
   }
   response.set_header("Cache-Control", "no-store");
   return response;

@@ -26,9 +26,13 @@ struct RequestFacts {
   std::string principal;
 };
 
+// Readiness: what /readyz reports. Not serving: starting or draining; storage unavailable: open,
+// but no connection to the database works (PostgreSQL), so storage requests would be 503.
+enum class Readiness { ready, not_serving, storage_unavailable };
+
 struct RouterOptions {
-  // Answers /readyz: true while storage is open and the service is not draining.
-  std::function<bool()> is_ready = [] { return true; };
+  // Answers /readyz.
+  std::function<Readiness()> readiness = [] { return Readiness::ready; };
   // Answers GET /metrics with Prometheus text (format 0.0.4) when set; unset, /metrics is 404.
   std::function<std::string()> metrics;
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.

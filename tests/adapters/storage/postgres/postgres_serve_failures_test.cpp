@@ -79,7 +79,9 @@ TEST(PostgresServe, ThePasswordAppearsInNoLogLineErrorOrMetric) {
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
   EXPECT_TRUE(served.child().wait_for_stdout_line("database_connect_failed", 10s))
       << served.child().captured_stdout();
-  EXPECT_EQ(http_call(served.port(), "GET", "/readyz").status, 503U);
+  const auto readiness = http_call(served.port(), "GET", "/readyz");
+  EXPECT_EQ(readiness.status, 503U);
+  EXPECT_NE(readiness.body.find("the storage is unavailable"), std::string::npos) << readiness.body;
   const auto metrics = http_call(served.port(), "GET", "/metrics");
   EXPECT_EQ(metrics.status, 200U);
   EXPECT_EQ(metrics.body.find(secret), std::string::npos);
