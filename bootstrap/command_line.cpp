@@ -51,8 +51,8 @@ CLI::Validator trusted_proxy_ranges() {
       "CIDR,...");
 }
 
-void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
-  options.threads = std::max(1U, std::thread::hardware_concurrency());
+// The listening socket, TLS, keys and who may call.
+void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
   // Read by apply_config_file before parsing; declared so that --help lists it and parsing
   // accepts it.
   serve
@@ -62,13 +62,6 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
       ->envname("PETSTORE_CONFIG");
   serve.add_option("--listen", options.listen, "HOST:PORT to listen on (port 0: any free port)")
       ->envname("PETSTORE_LISTEN")
-      ->capture_default_str();
-  serve.add_option("--storage", flags.storage, "Where pets are kept: memory, lmdb or postgres")
-      ->envname("PETSTORE_STORAGE")
-      ->check(CLI::IsMember({"memory", "lmdb", "postgres"}))
-      ->capture_default_str();
-  serve.add_option("--data-dir", options.data_dir, "LMDB data directory (created when missing)")
-      ->envname("PETSTORE_DATA_DIR")
       ->capture_default_str();
   serve.add_option("--api-keys", options.api_keys, "Key file (make one: petstore keys new)")
       ->envname("PETSTORE_API_KEYS")
@@ -96,15 +89,47 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
                   "Proxies (CIDR,...) whose X-Forwarded-For names the client")
       ->envname("PETSTORE_TRUSTED_PROXIES")
       ->check(trusted_proxy_ranges());
-  serve.add_option("--log-format", flags.log_format, "Log lines on stdout: json or text")
-      ->envname("PETSTORE_LOG_FORMAT")
-      ->check(CLI::IsMember({"json", "text"}))
+}
+
+void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
+  serve.add_option("--storage", flags.storage, "Where pets are kept: memory, lmdb or postgres")
+      ->envname("PETSTORE_STORAGE")
+      ->check(CLI::IsMember({"memory", "lmdb", "postgres"}))
       ->capture_default_str();
-  serve.add_option("--log-level", flags.log_level, "Least level logged: debug, info, warn, error")
-      ->envname("PETSTORE_LOG_LEVEL")
-      ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
+  serve.add_option("--data-dir", options.data_dir, "LMDB data directory (created when missing)")
+      ->envname("PETSTORE_DATA_DIR")
       ->capture_default_str();
-  auto& limits = options.limits;
+  options.postgres.pool_size = 0;  // not given: twice --threads, once those are known
+  serve
+      .add_option("--database-url", options.postgres.database_url,
+                  "PostgreSQL connection string or URI (--storage postgres)")
+      ->envname("PETSTORE_DATABASE_URL");
+  serve
+      .add_option("--database-pool-size", options.postgres.pool_size,
+                  "Connections to PostgreSQL (default: twice --threads)")
+      ->envname("PETSTORE_DATABASE_POOL_SIZE")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  serve
+      .add_option("--database-timeout", flags.database_timeout,
+                  "Time a storage call may take on PostgreSQL before 503")
+      ->envname("PETSTORE_DATABASE_TIMEOUT")
+      ->transform(duration_units())
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
+  serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
+      ->envname("PETSTORE_LMDB_MAP_SIZE")
+      ->transform(size_units())
+      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
+      ->capture_default_str();
+  serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step")
+      ->envname("PETSTORE_LMDB_MAP_GROWTH")
+      ->transform(size_units())
+      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
+      ->capture_default_str();
+}
+
+// How much a request may send and how long it may take.
+void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeFlags& flags) {
   serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
       ->envname("PETSTORE_MAX_BODY_BYTES")
       ->transform(size_units())
@@ -143,33 +168,25 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
       ->envname("PETSTORE_MAX_CONNECTIONS")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
       ->capture_default_str();
-  options.postgres.pool_size = 0;  // not given: twice --threads, once those are known
-  serve
-      .add_option("--database-url", options.postgres.database_url,
-                  "PostgreSQL connection string or URI (--storage postgres)")
-      ->envname("PETSTORE_DATABASE_URL");
-  serve
-      .add_option("--database-pool-size", options.postgres.pool_size,
-                  "Connections to PostgreSQL (default: twice --threads)")
-      ->envname("PETSTORE_DATABASE_POOL_SIZE")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
-  serve
-      .add_option("--database-timeout", flags.database_timeout,
-                  "Time a storage call may take on PostgreSQL before 503")
-      ->envname("PETSTORE_DATABASE_TIMEOUT")
-      ->transform(duration_units())
-      ->check(CLI::Range(0.01, 3600.0))
+}
+
+void add_log_flags(CLI::App& serve, ServeFlags& flags) {
+  serve.add_option("--log-format", flags.log_format, "Log lines on stdout: json or text")
+      ->envname("PETSTORE_LOG_FORMAT")
+      ->check(CLI::IsMember({"json", "text"}))
       ->capture_default_str();
-  serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
-      ->envname("PETSTORE_LMDB_MAP_SIZE")
-      ->transform(size_units())
-      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
+  serve.add_option("--log-level", flags.log_level, "Least level logged: debug, info, warn, error")
+      ->envname("PETSTORE_LOG_LEVEL")
+      ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();
-  serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step")
-      ->envname("PETSTORE_LMDB_MAP_GROWTH")
-      ->transform(size_units())
-      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
-      ->capture_default_str();
+}
+
+void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
+  options.threads = std::max(1U, std::thread::hardware_concurrency());
+  add_server_flags(serve, options, flags);
+  add_storage_flags(serve, options, flags);
+  add_limit_flags(serve, options.limits, flags);
+  add_log_flags(serve, flags);
 }
 
 void apply(const ServeFlags& flags, ServeOptions& options) {
