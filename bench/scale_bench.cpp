@@ -139,11 +139,11 @@ void run(const std::string& backend, std::size_t count, const std::filesystem::p
   const long rss_before = resident_kib();
   std::unique_ptr<ports::PetRepository> pets;
   if (backend == "memory") {
-    pets = adapters::make_memory_pet_repository();
+    pets = adapters::storage::memory::make_memory_pet_repository();
   } else {
-    adapters::LmdbOptions options;
+    adapters::storage::lmdb::LmdbOptions options;
     options.data_dir = dir;
-    auto opened = adapters::make_lmdb_pet_repository(options);
+    auto opened = adapters::storage::lmdb::make_lmdb_pet_repository(options);
     if (!opened) {
       die(opened.error().message);
     }

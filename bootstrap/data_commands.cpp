@@ -37,8 +37,8 @@ constexpr std::uint64_t large_input_bytes = 1 << 20;
 
 void fail(const std::string& line) { std::cerr << "petstore: " << line << '\n'; }
 
-adapters::LmdbOptions lmdb_options(const fs::path& data_dir) {
-  adapters::LmdbOptions options;
+adapters::storage::lmdb::LmdbOptions lmdb_options(const fs::path& data_dir) {
+  adapters::storage::lmdb::LmdbOptions options;
   options.data_dir = data_dir;
   return options;
 }
@@ -63,7 +63,7 @@ std::string store_name(const Store& store) {
   if (store.storage != "postgres") {
     return store.data_dir.string();
   }
-  auto described = adapters::describe_database_url(store.database_url);
+  auto described = adapters::storage::postgres::describe_database_url(store.database_url);
   return described ? "postgres " + *described : "the database";
 }
 
@@ -71,11 +71,11 @@ std::string store_name(const Store& store) {
 // --storage postgres (memory keeps nothing past the process). Errors: a URL libpq cannot parse.
 domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const Store& store) {
   if (store.storage == "postgres") {
-    adapters::PostgresOptions options;
+    adapters::storage::postgres::PostgresOptions options;
     options.database_url = store.database_url;
-    return adapters::make_postgres_pet_archive(options);
+    return adapters::storage::postgres::make_postgres_pet_archive(options);
   }
-  return adapters::make_lmdb_pet_archive(lmdb_options(store.data_dir));
+  return adapters::storage::lmdb::make_lmdb_pet_archive(lmdb_options(store.data_dir));
 }
 
 // open_archive: the archive, or the exit status after saying why there is none (2: the command
@@ -240,7 +240,8 @@ int run_backup(const BackupOptions& options) {
     fail("--data-dir is required (see petstore --help)");
     return 2;
   }
-  auto backup = adapters::backup_lmdb_store(lmdb_options(options.data_dir), options.out);
+  auto backup =
+      adapters::storage::lmdb::backup_lmdb_store(lmdb_options(options.data_dir), options.out);
   if (!backup) {
     fail(backup.error().message);
     return 1;

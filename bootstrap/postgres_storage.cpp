@@ -73,9 +73,9 @@ class CountRefreshingRepository final : public ports::PetRepository {
 }  // namespace
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
-    adapters::PostgresOptions options, adapters::logging::Logger& logger,
+    adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
     adapters::metrics::Metrics& metrics, std::atomic<bool>& ready) {
-  auto described = adapters::describe_database_url(options.database_url);
+  auto described = adapters::storage::postgres::describe_database_url(options.database_url);
   if (!described) {
     return described.error();
   }
@@ -107,7 +107,7 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
   events.commit_finished = [&metrics](std::chrono::nanoseconds took, std::size_t /*creates*/) {
     metrics.storage_committed(took);
   };
-  auto repository = adapters::make_postgres_pet_repository(options);
+  auto repository = adapters::storage::postgres::make_postgres_pet_repository(options);
   if (!repository) {
     return repository.error();
   }

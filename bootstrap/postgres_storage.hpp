@@ -16,7 +16,7 @@ namespace petstore::bootstrap {
 
 // `logger`, `metrics` and `ready` must outlive the repository.
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
-    adapters::PostgresOptions options, adapters::logging::Logger& logger,
+    adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
     adapters::metrics::Metrics& metrics, std::atomic<bool>& ready);
 
 }  // namespace petstore::bootstrap

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <pthread.h>
 #include <signal.h>
 
@@ -47,16 +48,16 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
     const ServeOptions& options, adapters::metrics::Metrics& metrics, Logger& logger,
     std::atomic<bool>& storage_ready) {
   if (options.storage == StorageKind::memory) {
-    return adapters::make_memory_pet_repository();
+    return adapters::storage::memory::make_memory_pet_repository();
   }
   if (options.storage == StorageKind::postgres) {
     return open_postgres_storage(options.postgres, logger, metrics, storage_ready);
   }
-  adapters::LmdbOptions lmdb = options.lmdb;
+  adapters::storage::lmdb::LmdbOptions lmdb = options.lmdb;
   lmdb.on_commit = [&metrics](std::chrono::nanoseconds duration, std::size_t /*batch*/) {
     metrics.storage_committed(duration);
   };
-  return adapters::make_lmdb_pet_repository(lmdb);
+  return adapters::storage::lmdb::make_lmdb_pet_repository(lmdb);
 }
 
 std::string_view storage_name(StorageKind storage) {
@@ -122,6 +123,101 @@ void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
   }
 }
 
+// refusal: why `options` cannot be served as given, before anything opens: the line to print
+// and the exit code (2: a usage error; 1: a refusal on safety grounds).
+struct Refusal {
+  std::string message;
+  int exit_code = 2;
+};
+
+std::optional<Refusal> refusal_of(const ServeOptions& options, const ListenAddress& address) {
+  if (options.tls_cert.has_value() != options.tls_key.has_value()) {
+    return Refusal{"--tls-cert and --tls-key go together: pass both for HTTPS, or neither"};
+  }
+  if (!options.tls_cert && !is_loopback_host(address.host) && !options.allow_plain_http) {
+    return Refusal{"refusing plain HTTP on " + address.host +
+                       ": API keys would cross the network in clear text; pass --tls-cert and "
+                       "--tls-key, or --allow-plain-http behind a TLS-terminating proxy",
+                   1};
+  }
+  if (options.storage == StorageKind::postgres) {
+    if (options.postgres.database_url.empty()) {
+      return Refusal{"--storage postgres needs --database-url (or PETSTORE_DATABASE_URL)"};
+    }
+    if (auto url =
+            adapters::storage::postgres::describe_database_url(options.postgres.database_url);
+        !url) {
+      return Refusal{url.error().message};
+    }
+  }
+  return std::nullopt;
+}
+
+// open_keys: the key file's verifier, its warnings printed; nullopt after saying why it failed
+// (and how to make one when the file is missing).
+std::optional<adapters::auth::LoadedKeyFile> open_keys(const std::filesystem::path& file) {
+  auto keys = adapters::auth::make_file_key_verifier(file);
+  if (!keys) {
+    std::error_code ignored;
+    const bool missing = !std::filesystem::exists(file, ignored);
+    fail(keys.error().message +
+         (missing ? "; make one with: petstore keys new --api-keys " + file.string() : ""));
+    return std::nullopt;
+  }
+  for (const auto& warning : keys->report.warnings) {
+    fail("warning: " + warning);
+  }
+  return std::move(*keys);
+}
+
+domain::Result<std::unique_ptr<adapters::http::HttpServer>> start_server(
+    const ServeOptions& options, const ListenAddress& address, Service& service,
+    ServiceObserver& observer) {
+  adapters::http::HttpServerOptions http_options{address.host,   address.port, options.threads,
+                                                 options.limits, std::nullopt, &observer};
+  if (options.tls_cert && options.tls_key) {
+    http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
+  }
+  return adapters::http::start_http_server(http_options, service.router());
+}
+
+void announce_start(Logger& logger, const ServeOptions& options,
+                    const adapters::http::HttpServer& server) {
+  const char* scheme = options.tls_cert ? "https://" : "http://";
+  // The first line on stdout, whatever the log level: scripts wait for it to learn the port.
+  logger.announce("listening",
+                  std::string("listening on ") + scheme + server.local_address() + "/v1");
+  logger.info("start", {{"address", server.local_address()},
+                        {"version", build_version()},
+                        {"storage", storage_name(options.storage)},
+                        {"tls", options.tls_cert ? "on" : "off"}});
+}
+
+// serve_and_stop: serves until a stop signal, then drains, closes storage and flushes the log.
+int serve_and_stop(adapters::http::HttpServer& http, Service& service,
+                   adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
+  ReloadWorker reloads([&keys, &http, &logger] {
+    reload_keys(keys, logger);
+    reload_certificate(http, logger);
+  });
+  // systemd (Type=notify) counts the service started only now that it listens.
+  const auto manager = adapters::systemd::ServiceNotifier::from_environment();
+  manager.notify("READY=1");
+  serve_until_stopped(http, service, reloads, logger, manager);
+  const bool reload_finished = reloads.stop();
+  http.stop();
+  service.close_storage();
+  logger.info("stop");
+  if (!reload_finished) {
+    // A reload is still reading a file (a stuck network file system, say) and is not waited for.
+    // It uses the key verifier, the server and the logger, so nothing is destroyed under it: the
+    // process ends here, its storage closed and every log line already flushed.
+    logger.close(log_drain_limit);
+    std::_Exit(0);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_serve(const ServeOptions& options) {
@@ -130,46 +226,21 @@ int run_serve(const ServeOptions& options) {
     fail("--listen must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080");
     return 2;
   }
-  if (options.tls_cert.has_value() != options.tls_key.has_value()) {
-    fail("--tls-cert and --tls-key go together: pass both for HTTPS, or neither");
-    return 2;
+  if (const auto refused = refusal_of(options, *address)) {
+    fail(refused->message);
+    return refused->exit_code;
   }
-  const bool tls = options.tls_cert.has_value();
-  if (!tls && !is_loopback_host(address->host) && !options.allow_plain_http) {
-    fail("refusing plain HTTP on " + address->host +
-         ": API keys would cross the network in clear text; pass --tls-cert and --tls-key, "
-         "or --allow-plain-http behind a TLS-terminating proxy");
-    return 1;
-  }
-  if (options.storage == StorageKind::postgres) {
-    if (options.postgres.database_url.empty()) {
-      fail("--storage postgres needs --database-url (or PETSTORE_DATABASE_URL)");
-      return 2;
-    }
-    if (auto url = adapters::describe_database_url(options.postgres.database_url); !url) {
-      fail(url.error().message);
-      return 2;
-    }
-  }
-  auto keys = adapters::auth::make_file_key_verifier(options.api_keys);
+  auto keys = open_keys(options.api_keys);
   if (!keys) {
-    std::error_code ignored;
-    const bool missing = !std::filesystem::exists(options.api_keys, ignored);
-    fail(keys.error().message +
-         (missing ? "; make one with: petstore keys new --api-keys " + options.api_keys.string()
-                  : ""));
     return 1;
-  }
-  for (const auto& warning : keys->report.warnings) {
-    fail("warning: " + warning);
   }
   // Blocked before any thread starts, so that every thread inherits the mask and only
   // serve_until_stopped receives them.
   const sigset_t signals = stop_and_reload_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   const auto logger = Logger::to_stdout(options.log_format, options.log_level);
-  const auto operations = adapters::http::operation_ids();
-  adapters::metrics::Metrics metrics({build_version(), build_commit()}, operations);
+  adapters::metrics::Metrics metrics({build_version(), build_commit()},
+                                     adapters::http::operation_ids());
   metrics.set_log_lines_dropped([&log = *logger] { return log.lines_dropped(); });
   // PostgreSQL's connections come and go; the other storages are ready once open.
   std::atomic<bool> storage_ready{options.storage != StorageKind::postgres};
@@ -180,50 +251,19 @@ int run_serve(const ServeOptions& options) {
   }
   auto& reloadable_keys = *keys->verifier;
   Service service(
-      ServiceParts{std::move(*pets), std::move(keys->verifier), adapters::make_system_clock()},
+      ServiceParts{std::move(*pets), std::move(keys->verifier),
+                   adapters::clock::make_system_clock()},
       ServiceSettings{options.auth_failures_per_minute, &metrics, logger.get(),
                       [&storage_ready] { return storage_ready.load(); }, options.trusted_proxies});
   ServiceObserver observer(metrics, *logger);
-  adapters::http::HttpServerOptions http_options{address->host,  address->port, options.threads,
-                                                 options.limits, std::nullopt,  &observer};
-  if (tls) {
-    http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
-  }
-  auto server = adapters::http::start_http_server(http_options, service.router());
+  auto server = start_server(options, *address, service, observer);
   if (!server) {
     fail(server.error().message);
     return 1;
   }
   service.set_ready(true);
-  // The first line on stdout, whatever the log level: scripts wait for it to learn the port.
-  logger->announce("listening", std::string("listening on ") + (tls ? "https://" : "http://") +
-                                    (*server)->local_address() + "/v1");
-  const std::string address_text = (*server)->local_address();
-  logger->info("start", {{"address", address_text},
-                         {"version", build_version()},
-                         {"storage", storage_name(options.storage)},
-                         {"tls", tls ? "on" : "off"}});
-  adapters::http::HttpServer& http = **server;
-  ReloadWorker reloads([&reloadable_keys, &http, &log = *logger] {
-    reload_keys(reloadable_keys, log);
-    reload_certificate(http, log);
-  });
-  // systemd (Type=notify) counts the service started only now that it listens.
-  const auto manager = adapters::systemd::ServiceNotifier::from_environment();
-  manager.notify("READY=1");
-  serve_until_stopped(http, service, reloads, *logger, manager);
-  const bool reload_finished = reloads.stop();
-  http.stop();
-  service.close_storage();
-  logger->info("stop");
-  if (!reload_finished) {
-    // A reload is still reading a file (a stuck network file system, say) and is not waited for.
-    // It uses the key verifier, the server and the logger, so nothing is destroyed under it: the
-    // process ends here, its storage closed and every log line already flushed.
-    logger->close(log_drain_limit);
-    std::_Exit(0);
-  }
-  return 0;
+  announce_start(*logger, options, **server);
+  return serve_and_stop(**server, service, reloadable_keys, *logger);
 }
 
 }  // namespace petstore::bootstrap

@@ -29,8 +29,8 @@ struct ServeOptions {
   double auth_failures_per_minute = 60;
   application::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
   adapters::http::HttpLimits limits;
-  adapters::LmdbOptions lmdb;
-  adapters::PostgresOptions postgres;
+  adapters::storage::lmdb::LmdbOptions lmdb;
+  adapters::storage::postgres::PostgresOptions postgres;
   adapters::logging::LogFormat log_format = adapters::logging::LogFormat::json;
   adapters::logging::LogLevel log_level = adapters::logging::LogLevel::info;
 };

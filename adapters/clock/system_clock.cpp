@@ -1,6 +1,6 @@
 #include "adapters/clock/system_clock.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::clock {
 namespace {
 
 class SystemClock final : public ports::Clock {
@@ -15,4 +15,4 @@ class SystemClock final : public ports::Clock {
 
 std::unique_ptr<ports::Clock> make_system_clock() { return std::make_unique<SystemClock>(); }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::clock

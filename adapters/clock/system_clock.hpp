@@ -5,8 +5,8 @@
 
 #include "ports/clock.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::clock {
 
 [[nodiscard]] std::unique_ptr<ports::Clock> make_system_clock();
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::clock

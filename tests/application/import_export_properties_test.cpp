@@ -76,7 +76,7 @@ bool breaks_a_rule(const Pets& pets, std::size_t index, const Pets& stored) {
 }
 
 RC_GTEST_PROP(ImportExport, AnImportExportsBackInIdOrder, ()) {
-  const auto store = adapters::make_memory_pet_store();
+  const auto store = adapters::storage::memory::make_memory_pet_store();
   const Pets pets = *distinct_pets();
   const auto report = application::ImportPets(*store)(pets);
   RC_ASSERT(report.has_value());
@@ -90,7 +90,7 @@ RC_GTEST_PROP(ImportExport, AnImportExportsBackInIdOrder, ()) {
 }
 
 RC_GTEST_PROP(ImportExport, AnImportThatBreaksARuleStoresNothingAndNamesTheOffendingPet, ()) {
-  const auto store = adapters::make_memory_pet_store();
+  const auto store = adapters::storage::memory::make_memory_pet_store();
   const Pets before = *distinct_pets();
   RC_ASSERT(application::ImportPets(*store)(before).has_value());
   const Pets batch = *rc::gen::container<Pets>(arbitrary_pet(-2));

@@ -56,20 +56,20 @@ std::string jsonl(const std::vector<domain::Pet>& pets) {
   return text;
 }
 
-domain::Result<application::ExportReport> export_from(const adapters::LmdbOptions& options,
-                                                      const ports::PetArchive::PetSink& sink) {
-  const auto archive = adapters::make_lmdb_pet_archive(options);
+domain::Result<application::ExportReport> export_from(
+    const adapters::storage::lmdb::LmdbOptions& options, const ports::PetArchive::PetSink& sink) {
+  const auto archive = adapters::storage::lmdb::make_lmdb_pet_archive(options);
   return application::ExportPets(*archive)(sink);
 }
 
 domain::Result<application::ImportReport> import_into(
-    const adapters::LmdbOptions& options, std::span<const domain::Pet> pets,
+    const adapters::storage::lmdb::LmdbOptions& options, std::span<const domain::Pet> pets,
     const application::ImportCallbacks& callbacks) {
-  const auto archive = adapters::make_lmdb_pet_archive(options);
+  const auto archive = adapters::storage::lmdb::make_lmdb_pet_archive(options);
   return application::ImportPets(*archive)(pets, callbacks);
 }
 
-std::vector<domain::Pet> exported(const adapters::LmdbOptions& options) {
+std::vector<domain::Pet> exported(const adapters::storage::lmdb::LmdbOptions& options) {
   std::vector<domain::Pet> pets;
   const auto report = export_from(options, [&](const domain::Pet& one) {
     pets.push_back(one);

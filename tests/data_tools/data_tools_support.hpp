@@ -34,16 +34,17 @@ namespace petstore::tests {
 
 // export_from: ExportPets over the LMDB archive of the store in `options.data_dir`.
 [[nodiscard]] domain::Result<application::ExportReport> export_from(
-    const adapters::LmdbOptions& options, const ports::PetArchive::PetSink& sink);
+    const adapters::storage::lmdb::LmdbOptions& options, const ports::PetArchive::PetSink& sink);
 
 // import_into: ImportPets over the LMDB archive of the store in `options.data_dir`.
 [[nodiscard]] domain::Result<application::ImportReport> import_into(
-    const adapters::LmdbOptions& options, std::span<const domain::Pet> pets,
+    const adapters::storage::lmdb::LmdbOptions& options, std::span<const domain::Pet> pets,
     const application::ImportCallbacks& callbacks = {});
 
 // exported: every pet of the store in `options.data_dir`, through export_from (which must
 // succeed, or the test fails).
-[[nodiscard]] std::vector<domain::Pet> exported(const adapters::LmdbOptions& options);
+[[nodiscard]] std::vector<domain::Pet> exported(
+    const adapters::storage::lmdb::LmdbOptions& options);
 
 // expect_consistent_store: the checks a store must pass: ids unique and ascending, and the
 // status index agreeing with the pets (each status's list is the full list filtered).

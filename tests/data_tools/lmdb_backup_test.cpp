@@ -18,7 +18,7 @@ namespace petstore::tests {
 namespace {
 
 namespace fs = std::filesystem;
-using adapters::backup_lmdb_store;
+using adapters::storage::lmdb::backup_lmdb_store;
 
 TEST(LmdbBackup, TheCopyIsAStoreWithTheSamePetsIdsAndIdempotencyRecords) {
   const TempDir temp;

@@ -23,7 +23,8 @@ using Pets = std::vector<domain::Pet>;
 
 constexpr std::int64_t max_id = std::numeric_limits<std::int64_t>::max();
 
-void import_ok(const adapters::LmdbOptions& options, const std::vector<domain::Pet>& pets) {
+void import_ok(const adapters::storage::lmdb::LmdbOptions& options,
+               const std::vector<domain::Pet>& pets) {
   const auto report = import_into(options, pets);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->pets, pets.size());
@@ -135,8 +136,8 @@ TEST(LmdbExportImport, AnIdBelowOneIsRefusedBeforeAnythingIsWritten) {
 TEST(LmdbExportImport, AnImportLargerThanTheMapGrowsItAndReportsProgress) {
   const TempDir temp;
   auto options = options_for(temp.path());
-  options.initial_map_size = adapters::mebibyte;
-  options.map_growth_step = adapters::mebibyte;
+  options.initial_map_size = adapters::storage::lmdb::mebibyte;
+  options.map_growth_step = adapters::storage::lmdb::mebibyte;
   const auto pets = shuffled(sample_pets(20'000));
   std::vector<std::size_t> progress;
   application::ImportCallbacks callbacks;

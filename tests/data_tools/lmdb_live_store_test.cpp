@@ -93,7 +93,8 @@ TEST(LmdbLiveStore, ABackupUnderWriteLoadHoldsEveryAcknowledgedPet) {
   ChildWriter writer(temp.path());
   const auto acked = writer.wait_for(50);
   ASSERT_GE(acked.size(), 50U);
-  const auto backup = adapters::backup_lmdb_store(options_for(temp.path()), backups.path() / "b");
+  const auto backup =
+      adapters::storage::lmdb::backup_lmdb_store(options_for(temp.path()), backups.path() / "b");
   ASSERT_TRUE(backup) << backup.error().message;
   const auto later = writer.wait_for(acked.size() + 20);  // still writing after the backup
   writer.stop();
@@ -106,18 +107,18 @@ TEST(LmdbLiveStore, ABackupUnderWriteLoadHoldsEveryAcknowledgedPet) {
 TEST(LmdbLiveStore, ABackupThroughTheWritersOwnStoreHoldsEveryAcknowledgedPet) {
   const TempDir temp;
   const TempDir backups;
-  auto store = adapters::lmdb_storage::Store::open(options_for(temp.path())).value();
+  auto store = adapters::storage::lmdb::Store::open(options_for(temp.path())).value();
   std::mutex mutex;
   std::vector<std::int64_t> acked;
   std::atomic<bool> stop{false};
   std::atomic<bool> failed{false};
   std::thread writer([&] {
     for (int i = 0; !stop.load(); ++i) {
-      std::vector<adapters::lmdb_storage::PendingCreate> batch;
+      std::vector<adapters::storage::lmdb::PendingCreate> batch;
       for (int j = 0; j <= i % 4; ++j) {  // batches of 1 to 4, as group commit makes
         batch.push_back({{new_pet("same process"), std::nullopt, test_now}, nullptr});
       }
-      for (auto& result : adapters::lmdb_storage::commit_creates(*store, batch)) {
+      for (auto& result : adapters::storage::lmdb::commit_creates(*store, batch)) {
         const std::lock_guard lock(mutex);
         failed = failed || !result;
         acked.push_back(result ? result->pet.id.value : 0);
@@ -136,7 +137,7 @@ TEST(LmdbLiveStore, ABackupThroughTheWritersOwnStoreHoldsEveryAcknowledgedPet) {
     const std::lock_guard lock(mutex);
     before = acked;
   }
-  const auto backup = adapters::lmdb_storage::backup_store(*store, backups.path() / "b");
+  const auto backup = adapters::storage::lmdb::backup_store(*store, backups.path() / "b");
   stop = true;
   writer.join();
   ASSERT_TRUE(backup) << backup.error().message;

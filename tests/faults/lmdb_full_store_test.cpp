@@ -27,8 +27,8 @@ constexpr std::size_t max_map_size = 256 * 1024;
 constexpr int wave_size = 32;      // creates in flight at once, so that batches commit together
 constexpr int max_creates = 4000;  // far more than 256 KiB holds
 
-adapters::LmdbOptions tiny_store(const std::filesystem::path& dir) {
-  adapters::LmdbOptions options;
+adapters::storage::lmdb::LmdbOptions tiny_store(const std::filesystem::path& dir) {
+  adapters::storage::lmdb::LmdbOptions options;
   options.data_dir = dir;
   options.initial_map_size = 64 * 1024;
   options.map_growth_step = 32 * 1024;
@@ -36,8 +36,8 @@ adapters::LmdbOptions tiny_store(const std::filesystem::path& dir) {
   return options;
 }
 
-std::unique_ptr<ports::PetRepository> open(const adapters::LmdbOptions& options) {
-  auto repository = adapters::make_lmdb_pet_repository(options);
+std::unique_ptr<ports::PetRepository> open(const adapters::storage::lmdb::LmdbOptions& options) {
+  auto repository = adapters::storage::lmdb::make_lmdb_pet_repository(options);
   if (!repository) {
     throw std::runtime_error("cannot open the store: " + repository.error().message);
   }

@@ -35,7 +35,8 @@ TestRequest post_pet_once(std::string_view name, std::string key) {
 class StorageFaultTest : public testing::Test {
  protected:
   StorageFaultTest() {
-    auto faulty = std::make_unique<FaultyPetRepository>(adapters::make_memory_pet_repository());
+    auto faulty = std::make_unique<FaultyPetRepository>(
+        adapters::storage::memory::make_memory_pet_repository());
     storage_ = faulty.get();
     harness_ = std::make_unique<RouterHarness>(std::move(faulty), logger_.get());
   }

@@ -14,7 +14,7 @@
 #include "adapters/files/atomic_file_writer.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -106,17 +106,17 @@ domain::Result<BackupReport> backup_store(const Store& store, const fs::path& ou
   return BackupReport{fs::file_size(out_dir / "data.mdb", ec)};
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::lmdb {
 
 domain::Result<BackupReport> backup_lmdb_store(const LmdbOptions& options,
                                                const std::filesystem::path& out_dir) {
-  auto store = lmdb_storage::Store::open_existing(options);
+  auto store = Store::open_existing(options);
   if (!store) {
     return store.error();
   }
-  return lmdb_storage::backup_store(**store, out_dir);
+  return backup_store(**store, out_dir);
 }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::lmdb

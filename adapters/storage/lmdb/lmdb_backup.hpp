@@ -9,7 +9,7 @@
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "domain/error.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::lmdb {
 
 struct BackupReport {
   std::uintmax_t bytes = 0;  // size of the copy's data.mdb
@@ -24,4 +24,4 @@ struct BackupReport {
 [[nodiscard]] domain::Result<BackupReport> backup_lmdb_store(const LmdbOptions& options,
                                                              const std::filesystem::path& out_dir);
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::lmdb

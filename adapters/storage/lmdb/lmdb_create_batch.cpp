@@ -12,15 +12,15 @@
 
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
 // Expired idempotency entries pruned per batch beyond its own creates, so pruning outpaces
 // insertion while each transaction stays bounded.
 constexpr std::size_t extra_prune_budget = 16;
 
-std::string_view view(const lmdb::val& value) { return {value.data(), value.size()}; }
-lmdb::val as_val(std::string_view bytes) { return lmdb::val{bytes.data(), bytes.size()}; }
+std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
+::lmdb::val as_val(std::string_view bytes) { return ::lmdb::val{bytes.data(), bytes.size()}; }
 
 // older_than: whether `then` lies more than `retention_ns` before `now`, computed on
 // order-preserving unsigned values so that no subtraction overflows.
@@ -40,9 +40,9 @@ std::uint64_t nanoseconds_of(std::chrono::system_clock::duration retention) {
 class BatchTxn {
  public:
   BatchTxn(MDB_txn* txn, const Databases& dbs) : txn_(txn), dbs_(dbs) {
-    lmdb::val key = as_val(next_id_key);
-    lmdb::val value;
-    if (lmdb::dbi_get(txn_, dbs_.meta, key, value)) {
+    ::lmdb::val key = as_val(next_id_key);
+    ::lmdb::val value;
+    if (::lmdb::dbi_get(txn_, dbs_.meta, key, value)) {
       next_id_ = decode_u64(view(value));
     }
   }
@@ -89,9 +89,9 @@ class BatchTxn {
     }
     std::vector<std::pair<std::string, std::string>> expired;  // (time key, idempotency key)
     {
-      auto cursor = lmdb::cursor::open(txn_, dbs_.idempotency_by_time);
-      lmdb::val key;
-      lmdb::val value;
+      auto cursor = ::lmdb::cursor::open(txn_, dbs_.idempotency_by_time);
+      ::lmdb::val key;
+      ::lmdb::val value;
       for (bool found = cursor.get(key, value, MDB_FIRST); found && expired.size() < prune_budget;
            found = cursor.get(key, value, MDB_NEXT)) {
         const auto then = decode_time_key(view(key));
@@ -102,13 +102,13 @@ class BatchTxn {
       }
     }  // a write transaction's cursor is closed before the commit
     for (const auto& [time_key, key] : expired) {
-      lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
-      lmdb::val value;
-      if (lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
+      ::lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
+      ::lmdb::val value;
+      if (::lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
         // The key may since have been reused for a newer create: only drop the entry it indexes.
         const auto record = decode_idempotency_record(view(value));
         if (!record || idempotency_time_key(record->received_at_ns, record->id) == time_key) {
-          lmdb::dbi_del(txn_, dbs_.idempotency, as_val(key));
+          ::lmdb::dbi_del(txn_, dbs_.idempotency, as_val(key));
         }
       }
     }
@@ -118,8 +118,8 @@ class BatchTxn {
   // find_earlier: the earlier create's pet when `key` names an unexpired record.
   std::optional<domain::Result<ports::CreateOutcome>> find_earlier(
       const std::string& key, const ports::CreatePetCommand& command) {
-    lmdb::val value;
-    if (!lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
+    ::lmdb::val value;
+    if (!::lmdb::dbi_get(txn_, dbs_.idempotency, as_val(key), value)) {
       return std::nullopt;
     }
     auto record = decode_idempotency_record(view(value));
@@ -130,16 +130,16 @@ class BatchTxn {
                    nanoseconds_of(command.retention))) {
       // Expired: forgotten; the create goes ahead and overwrites the entry.
       const auto time_key = idempotency_time_key(record->received_at_ns, record->id);
-      lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
+      ::lmdb::dbi_del(txn_, dbs_.idempotency_by_time, as_val(time_key));
       return std::nullopt;
     }
     return ports::CreateOutcome{domain::with_id(record->id, std::move(record->pet)), false};
   }
 
   bool put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned int flags = 0) {
-    lmdb::val k = as_val(key);
-    lmdb::val v = as_val(value);
-    return lmdb::dbi_put(txn_, dbi, k, v, flags);
+    ::lmdb::val k = as_val(key);
+    ::lmdb::val v = as_val(value);
+    return ::lmdb::dbi_put(txn_, dbi, k, v, flags);
   }
 
   MDB_txn* txn_;
@@ -173,4 +173,4 @@ std::vector<domain::Result<ports::CreateOutcome>> commit_creates(
   return results;
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

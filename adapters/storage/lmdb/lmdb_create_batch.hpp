@@ -9,7 +9,7 @@
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 
 struct PendingCreate {
   ports::CreatePetCommand command;
@@ -22,4 +22,4 @@ struct PendingCreate {
 [[nodiscard]] std::vector<domain::Result<ports::CreateOutcome>> commit_creates(
     Store& store, const std::vector<PendingCreate>& batch);
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

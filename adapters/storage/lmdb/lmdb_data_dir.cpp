@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -78,4 +78,4 @@ domain::Result<void> prepare_data_dir(const fs::path& dir) {
   return {};
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -9,7 +9,7 @@
 
 #include "domain/error.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 
 [[nodiscard]] domain::Result<void> prepare_data_dir(const std::filesystem::path& dir);
 
@@ -22,4 +22,4 @@ namespace petstore::adapters::lmdb_storage {
 [[nodiscard]] domain::Error data_dir_error(const std::filesystem::path& dir,
                                            const std::string& what);
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -14,56 +14,45 @@
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::lmdb {
 namespace {
-
-using lmdb_storage::Databases;
-using lmdb_storage::decode_pet_key;
-using lmdb_storage::decode_pet_record;
-using lmdb_storage::decode_u64;
-using lmdb_storage::encode_u64;
-using lmdb_storage::next_id_key;
-using lmdb_storage::pet_key;
-using lmdb_storage::pet_record;
-using lmdb_storage::status_key;
-using lmdb_storage::Store;
 
 // How often an import reports its progress.
 constexpr std::size_t progress_every = 4096;
 
-std::string_view view(const lmdb::val& value) { return {value.data(), value.size()}; }
+std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
 
 bool put(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
          unsigned int flags) {
-  lmdb::val k{key.data(), key.size()};
-  lmdb::val v{value.data(), value.size()};
-  return lmdb::dbi_put(txn, dbi, k, v, flags);
+  ::lmdb::val k{key.data(), key.size()};
+  ::lmdb::val v{value.data(), value.size()};
+  return ::lmdb::dbi_put(txn, dbi, k, v, flags);
 }
 
 // last_stored_id: the highest id in the pets database, 0 when it is empty.
 std::int64_t last_stored_id(MDB_txn* txn, MDB_dbi pets) {
-  auto cursor = lmdb::cursor::open(txn, pets);
-  lmdb::val key;
-  lmdb::val value;
+  auto cursor = ::lmdb::cursor::open(txn, pets);
+  ::lmdb::val key;
+  ::lmdb::val value;
   if (!cursor.get(key, value, MDB_LAST)) {
     return 0;
   }
   const auto id = decode_pet_key(view(key));
   if (!id) {
-    lmdb::error::raise("import", MDB_CORRUPTED);
+    ::lmdb::error::raise("import", MDB_CORRUPTED);
   }
   return id->value;
 }
 
 std::uint64_t stored_next_id(MDB_txn* txn, MDB_dbi meta) {
-  lmdb::val key{next_id_key.data(), next_id_key.size()};
-  lmdb::val value;
+  ::lmdb::val key{next_id_key.data(), next_id_key.size()};
+  ::lmdb::val value;
   std::optional<std::uint64_t> next_id;
-  if (lmdb::dbi_get(txn, meta, key, value)) {
+  if (::lmdb::dbi_get(txn, meta, key, value)) {
     next_id = decode_u64(view(value));
   }
   if (!next_id || *next_id == 0) {
-    lmdb::error::raise("import", MDB_CORRUPTED);  // Store::open checked it: damage since
+    ::lmdb::error::raise("import", MDB_CORRUPTED);  // Store::open checked it: damage since
   }
   return *next_id;
 }
@@ -81,15 +70,15 @@ domain::Result<ports::ArchiveReadReport> read_pets(const Store& store,
   return store.read_value<ports::ArchiveReadReport>(
       [&](MDB_txn* txn) -> domain::Result<ports::ArchiveReadReport> {
         ports::ArchiveReadReport report;
-        auto cursor = lmdb::cursor::open(txn, dbs.pets);
-        lmdb::val key;
-        lmdb::val value;
+        auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
+        ::lmdb::val key;
+        ::lmdb::val value;
         for (bool found = cursor.get(key, value, MDB_FIRST); found;
              found = cursor.get(key, value, MDB_NEXT)) {
           const auto id = decode_pet_key(view(key));
           auto pet = decode_pet_record(view(value));
           if (!id || !pet) {
-            return lmdb_storage::damaged_record();
+            return damaged_record();
           }
           if (!sink(domain::with_id(*id, std::move(*pet)))) {
             report.complete = false;
@@ -126,7 +115,7 @@ domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
       const domain::NewPet body{pet.name, pet.category_id, pet.status};
       if (!put(txn, dbs.pets, pet_key(pet.id), pet_record(body), flags)) {
         report.conflict = i;
-        lmdb::error::raise("import", MDB_KEYEXIST);  // aborts the transaction: nothing is stored
+        ::lmdb::error::raise("import", MDB_KEYEXIST);  // aborts the transaction: nothing is stored
       }
       put(txn, dbs.pets_by_status, status_key(pet.status, pet.id), "", 0);
       if (progress && (i + 1) % progress_every == 0) {
@@ -184,4 +173,4 @@ std::unique_ptr<ports::PetArchive> make_lmdb_pet_archive(LmdbOptions options) {
   return std::make_unique<LmdbPetArchive>(std::move(options));
 }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::lmdb

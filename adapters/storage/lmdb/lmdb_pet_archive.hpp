@@ -8,7 +8,7 @@
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "ports/pet_archive.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::lmdb {
 
 // make_lmdb_pet_archive: the archive of the store in `options.data_dir`. Nothing is opened until
 // a call, and each call opens the store and closes it when done, so that an import refused by
@@ -17,4 +17,4 @@ namespace petstore::adapters {
 // data dir otherwise); write_all creates one where none is.
 [[nodiscard]] std::unique_ptr<ports::PetArchive> make_lmdb_pet_archive(LmdbOptions options);
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::lmdb

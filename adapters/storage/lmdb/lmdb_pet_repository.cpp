@@ -15,11 +15,8 @@
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::lmdb {
 namespace {
-
-using lmdb_storage::PendingCreate;
-using lmdb_storage::Store;
 
 // LmdbPetRepository: reads on the caller's thread; creates queued for one writer thread that
 // commits whatever is queued (up to max_batch) in one transaction and only then calls back.
@@ -62,15 +59,14 @@ class LmdbPetRepository final : public ports::PetRepository {
   // memory map costs microseconds and never waits for the writer.
   void get(domain::PetId id, GetDone done) const override {
     const auto& dbs = store_->databases();
-    done(store_->read_value<domain::Pet>(
-        [&](MDB_txn* txn) { return lmdb_storage::read_pet(txn, dbs, id); }));
+    done(store_->read_value<domain::Pet>([&](MDB_txn* txn) { return read_pet(txn, dbs, id); }));
   }
 
   // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     const auto& dbs = store_->databases();
     done(store_->read_value<ports::PetPage>(
-        [&](MDB_txn* txn) { return lmdb_storage::read_page(txn, dbs, query); }));
+        [&](MDB_txn* txn) { return read_page(txn, dbs, query); }));
   }
 
   // PetRepository
@@ -79,7 +75,7 @@ class LmdbPetRepository final : public ports::PetRepository {
     done(store_->read_value<std::int64_t>([&](MDB_txn* txn) -> domain::Result<std::int64_t> {
       MDB_stat stat{};
       if (const int rc = mdb_stat(txn, pets, &stat); rc != 0) {  // the B-tree's count: no scan
-        return lmdb_storage::storage_error(rc, std::string("mdb_stat: ") + mdb_strerror(rc));
+        return storage_error(rc, std::string("mdb_stat: ") + mdb_strerror(rc));
       }
       return static_cast<std::int64_t>(stat.ms_entries);
     }));
@@ -101,7 +97,7 @@ class LmdbPetRepository final : public ports::PetRepository {
         }
       }
       const auto started = std::chrono::steady_clock::now();
-      auto results = lmdb_storage::commit_creates(*store_, batch);
+      auto results = commit_creates(*store_, batch);
       if (on_commit_) {
         on_commit_(std::chrono::steady_clock::now() - started, batch.size());
       }
@@ -135,4 +131,4 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_lmdb_pet_repository(
       std::make_unique<LmdbPetRepository>(std::move(*store), options));
 }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::lmdb

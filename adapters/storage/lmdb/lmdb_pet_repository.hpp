@@ -13,7 +13,7 @@
 #include "domain/error.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::lmdb {
 
 inline constexpr std::size_t mebibyte = std::size_t{1} << 20U;
 
@@ -43,4 +43,4 @@ struct LmdbOptions {
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> make_lmdb_pet_repository(
     const LmdbOptions& options);
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::lmdb

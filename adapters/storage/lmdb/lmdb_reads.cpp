@@ -10,10 +10,10 @@
 
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
-std::string_view view(const lmdb::val& value) { return {value.data(), value.size()}; }
+std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
 
 // first_id: the smallest id a page may hold, or nullopt when no id can follow `after`.
 std::optional<domain::PetId> first_id(const std::optional<domain::PetId>& after) {
@@ -29,10 +29,10 @@ std::optional<domain::PetId> first_id(const std::optional<domain::PetId>& after)
 domain::Result<ports::PetPage> read_all(MDB_txn* txn, const Databases& dbs, domain::PetId from,
                                         std::size_t limit) {
   ports::PetPage page;
-  auto cursor = lmdb::cursor::open(txn, dbs.pets);
+  auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
   const std::string start = pet_key(from);
-  lmdb::val key{start.data(), start.size()};
-  lmdb::val value;
+  ::lmdb::val key{start.data(), start.size()};
+  ::lmdb::val value;
   for (bool found = cursor.get(key, value, MDB_SET_RANGE); found;
        found = cursor.get(key, value, MDB_NEXT)) {
     if (page.pets.size() == limit) {
@@ -53,10 +53,10 @@ domain::Result<ports::PetPage> read_by_status(MDB_txn* txn, const Databases& dbs
                                               domain::PetStatus status, domain::PetId from,
                                               std::size_t limit) {
   ports::PetPage page;
-  auto cursor = lmdb::cursor::open(txn, dbs.pets_by_status);
+  auto cursor = ::lmdb::cursor::open(txn, dbs.pets_by_status);
   const std::string start = status_key(status, from);
-  lmdb::val key{start.data(), start.size()};
-  lmdb::val value;
+  ::lmdb::val key{start.data(), start.size()};
+  ::lmdb::val value;
   for (bool found = cursor.get(key, value, MDB_SET_RANGE); found;
        found = cursor.get(key, value, MDB_NEXT)) {
     const std::string_view bytes = view(key);
@@ -87,9 +87,9 @@ domain::Result<ports::PetPage> read_by_status(MDB_txn* txn, const Databases& dbs
 domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs, domain::PetId id) {
   if (id.value >= domain::first_pet_id.value) {
     const std::string bytes = pet_key(id);
-    lmdb::val key{bytes.data(), bytes.size()};
-    lmdb::val value;
-    if (lmdb::dbi_get(txn, dbs.pets, key, value)) {
+    ::lmdb::val key{bytes.data(), bytes.size()};
+    ::lmdb::val value;
+    if (::lmdb::dbi_get(txn, dbs.pets, key, value)) {
       auto pet = decode_pet_record(view(value));
       if (!pet) {
         return pet.error();
@@ -111,4 +111,4 @@ domain::Result<ports::PetPage> read_page(MDB_txn* txn, const Databases& dbs,
                       : read_all(txn, dbs, *from, limit);
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

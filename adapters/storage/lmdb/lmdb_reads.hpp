@@ -9,14 +9,14 @@
 #include "domain/error.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 
-// read_pet: the pet with `id`, not_found when none; may throw lmdb::error.
+// read_pet: the pet with `id`, not_found when none; may throw ::lmdb::error.
 [[nodiscard]] domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs,
                                                    domain::PetId id);
 
-// read_page: the page `query` describes; may throw lmdb::error.
+// read_page: the page `query` describes; may throw ::lmdb::error.
 [[nodiscard]] domain::Result<ports::PetPage> read_page(MDB_txn* txn, const Databases& dbs,
                                                        const ports::PetQuery& query);
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
 constexpr char record_format = 1;
@@ -136,4 +136,4 @@ domain::Error damaged_record() {
   return domain::make_error(domain::ErrorCode::internal, "", "a stored record is damaged");
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -13,7 +13,7 @@
 #include "domain/pet.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 
 inline constexpr std::uint64_t schema_version = 1;
 
@@ -63,4 +63,4 @@ struct IdempotencyRecord {
 // The one message every damaged record gives; details would be internals.
 [[nodiscard]] domain::Error damaged_record();
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -7,7 +7,7 @@
 
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
 // A burst of processes each growing the map could make begin see MAP_RESIZED again; a few
@@ -55,7 +55,7 @@ MDB_txn* Store::begin(unsigned int flags, std::shared_lock<std::shared_mutex>& l
     }
     lock.unlock();
     if (rc != MDB_MAP_RESIZED || adoptions == max_map_adoptions) {
-      lmdb::error::raise("mdb_txn_begin", rc);
+      ::lmdb::error::raise("mdb_txn_begin", rc);
     }
     adopt_map_size();
   }
@@ -85,7 +85,7 @@ domain::Result<void> Store::read(const TxnWork& work) const {
     const AbortGuard guard(txn);  // ending a read transaction is aborting it
     work(txn);
     return {};
-  } catch (const lmdb::error& e) {
+  } catch (const ::lmdb::error& e) {
     return storage_error(e.code(), e.what());
   } catch (const std::exception& e) {
     return unexpected_failure(e);
@@ -101,7 +101,7 @@ domain::Result<void> Store::write(const TxnWork& work) {
       work(txn);
       commit(guard);  // synced: no MDB_NOSYNC, no MDB_NOMETASYNC
       return {};
-    } catch (const lmdb::error& e) {
+    } catch (const ::lmdb::error& e) {
       // The transaction is gone and the shared lock released here, so the map may be resized.
       if (e.code() == MDB_MAP_FULL && grow_map()) {
         continue;
@@ -113,4 +113,4 @@ domain::Result<void> Store::write(const TxnWork& work) {
   }
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

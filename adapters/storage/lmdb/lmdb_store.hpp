@@ -2,7 +2,7 @@
 // Store: one open LMDB environment with the adapter's databases, and the only code that begins
 // and ends transactions. It owns the map's size: every transaction of this process holds
 // `map_mutex_` shared, and resizing the map (ours when full, or adopting another process's
-// growth) holds it exclusive, as mdb_env_set_mapsize requires. lmdb::error stops here.
+// growth) holds it exclusive, as mdb_env_set_mapsize requires. ::lmdb::error stops here.
 
 #include <filesystem>
 #include <functional>
@@ -16,7 +16,7 @@
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "domain/error.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 
 struct Databases {
   MDB_dbi pets = 0;
@@ -28,7 +28,7 @@ struct Databases {
 
 class Store {
  public:
-  // TxnWork: runs inside a transaction; may throw lmdb::error, which the Store maps.
+  // TxnWork: runs inside a transaction; may throw ::lmdb::error, which the Store maps.
   using TxnWork = std::function<void(MDB_txn*)>;
 
   // open: prepares the data dir, opens the env, clears stale readers and checks (or, on an
@@ -84,4 +84,4 @@ class Store {
 [[nodiscard]] domain::Result<BackupReport> backup_store(const Store& store,
                                                         const std::filesystem::path& out_dir);
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -10,7 +10,7 @@
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,9 +28,9 @@ std::size_t map_size_at_open(const LmdbOptions& options) {
 }
 
 std::optional<std::uint64_t> read_u64(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
-  lmdb::val k{key.data(), key.size()};
-  lmdb::val v;
-  if (!lmdb::dbi_get(txn, dbi, k, v)) {
+  ::lmdb::val k{key.data(), key.size()};
+  ::lmdb::val v;
+  if (!::lmdb::dbi_get(txn, dbi, k, v)) {
     return std::nullopt;
   }
   return decode_u64(std::string_view(v.data(), v.size()));
@@ -38,14 +38,14 @@ std::optional<std::uint64_t> read_u64(MDB_txn* txn, MDB_dbi dbi, std::string_vie
 
 void write_u64(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::uint64_t value) {
   const std::string bytes = encode_u64(value);
-  lmdb::val k{key.data(), key.size()};
-  lmdb::val v{bytes.data(), bytes.size()};
-  lmdb::dbi_put(txn, dbi, k, v);
+  ::lmdb::val k{key.data(), key.size()};
+  ::lmdb::val v{bytes.data(), bytes.size()};
+  ::lmdb::dbi_put(txn, dbi, k, v);
 }
 
 MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
   MDB_dbi dbi = 0;
-  lmdb::dbi_open(txn, name, flags, &dbi);
+  ::lmdb::dbi_open(txn, name, flags, &dbi);
   return dbi;
 }
 
@@ -147,7 +147,7 @@ domain::Result<void> Store::check_schema() {
                      open_dbi(txn, idempotency_by_time_db, flags)};
     commit(guard);
     return {};
-  } catch (const lmdb::error& e) {
+  } catch (const ::lmdb::error& e) {
     auto error = data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(e.code()));
     if (e.code() == MDB_NOTFOUND) {
       error = data_dir_error(dir, "holds a damaged store (a database is missing)");
@@ -159,4 +159,4 @@ domain::Result<void> Store::check_schema() {
   }
 }
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

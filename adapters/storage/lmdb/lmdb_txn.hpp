@@ -11,7 +11,7 @@
 
 #include "domain/error.hpp"
 
-namespace petstore::adapters::lmdb_storage {
+namespace petstore::adapters::storage::lmdb {
 
 // AbortGuard: aborts a transaction that is left without a commit, by an exception or not.
 class AbortGuard {
@@ -31,14 +31,14 @@ class AbortGuard {
   MDB_txn* txn_;
 };
 
-// check: raises lmdb::error for a failed LMDB call.
+// check: raises ::lmdb::error for a failed LMDB call.
 inline void check(int rc, const char* origin) {
   if (rc != MDB_SUCCESS) {
-    lmdb::error::raise(origin, rc);
+    ::lmdb::error::raise(origin, rc);
   }
 }
 
-// commit: commits (and syncs) the guarded transaction; raises lmdb::error when it fails.
+// commit: commits (and syncs) the guarded transaction; raises ::lmdb::error when it fails.
 inline void commit(AbortGuard& guard) {
   check(::mdb_txn_commit(guard.release()), "mdb_txn_commit");
 }
@@ -47,4 +47,4 @@ inline void commit(AbortGuard& guard) {
 // names the failed call and LMDB's own words.
 [[nodiscard]] domain::Error storage_error(int rc, std::string detail = {});
 
-}  // namespace petstore::adapters::lmdb_storage
+}  // namespace petstore::adapters::storage::lmdb

@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::memory {
 namespace {
 
 using domain::ErrorCode;
@@ -199,4 +199,4 @@ std::unique_ptr<ports::PetRepository> make_memory_pet_repository() {
   return make_memory_pet_store();
 }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::memory

@@ -10,7 +10,7 @@
 #include "ports/pet_archive.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::memory {
 
 // MemoryPetStore: one in-memory store, seen through both of its ports.
 class MemoryPetStore : public ports::PetRepository, public ports::PetArchive {};
@@ -21,4 +21,4 @@ class MemoryPetStore : public ports::PetRepository, public ports::PetArchive {};
 // make_memory_pet_repository: an empty repository whose first pet gets id 1.
 [[nodiscard]] std::unique_ptr<ports::PetRepository> make_memory_pet_repository();
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::memory

@@ -16,7 +16,7 @@
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 class Connection;
 
@@ -107,4 +107,4 @@ class Connection final : public LoopClient {
   std::optional<domain::Error> front_error_;
 };
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <utility>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 EventLoop::EventLoop(std::function<void(Clock::time_point)> every_tick)
     : every_tick_(std::move(every_tick)), wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
@@ -110,4 +110,4 @@ void EventLoop::run() {
   }
 }
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

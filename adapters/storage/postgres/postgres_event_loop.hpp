@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 // LoopClient: what a loop drives. Called on the loop's thread only.
 class LoopClient {
@@ -63,4 +63,4 @@ class EventLoop {
   std::thread thread_;
 };
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -13,7 +13,7 @@
 #include "domain/error.hpp"
 #include "ports/pet_archive.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::postgres {
 
 // make_postgres_pet_archive: the archive of the database at `options.database_url` (the pool
 // size and events are not used; call_timeout bounds each connection attempt). Nothing is
@@ -23,4 +23,4 @@ namespace petstore::adapters {
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetArchive>> make_postgres_pet_archive(
     const PostgresOptions& options);
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::postgres

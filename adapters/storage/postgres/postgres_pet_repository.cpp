@@ -10,12 +10,8 @@
 #include "adapters/storage/postgres/postgres_schema.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::postgres {
 namespace {
-
-using postgres::parse_url;
-using postgres::Pool;
-using postgres::target_for;
 
 // Threads that run the connections: two keep one busy pipeline from delaying every other
 // connection's answers, and a poll loop serves many connections, so more rarely pay.
@@ -23,7 +19,7 @@ constexpr std::size_t most_loops = 2;
 
 class PostgresPetRepository final : public ports::PetRepository {
  public:
-  PostgresPetRepository(postgres::PoolSettings settings, std::chrono::milliseconds call_timeout)
+  PostgresPetRepository(PoolSettings settings, std::chrono::milliseconds call_timeout)
       : call_timeout_(call_timeout), pool_(std::move(settings)) {}
 
   // Answers every pending call (queued ones unavailable), then closes the connections.
@@ -34,21 +30,19 @@ class PostgresPetRepository final : public ports::PetRepository {
 
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {
-    pool_.create(postgres::PendingCreate{std::move(command), std::move(done), deadline(), {}});
+    pool_.create(PendingCreate{std::move(command), std::move(done), deadline(), {}});
   }
 
   // PetRepository
-  void get(domain::PetId id, GetDone done) const override {
-    read(postgres::get_work(id, std::move(done)));
-  }
+  void get(domain::PetId id, GetDone done) const override { read(get_work(id, std::move(done))); }
 
   // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
-    read(postgres::list_work(query, std::move(done)));
+    read(list_work(query, std::move(done)));
   }
 
   // PetRepository
-  void count(CountDone done) const override { read(postgres::count_work(std::move(done))); }
+  void count(CountDone done) const override { read(count_work(std::move(done))); }
 
  private:
   [[nodiscard]] std::chrono::steady_clock::time_point deadline() const {
@@ -56,7 +50,7 @@ class PostgresPetRepository final : public ports::PetRepository {
   }
 
   // Reads do not change the repository as the port sees it; the pool is its machinery.
-  void read(postgres::Work work) const {
+  void read(Work work) const {
     work.deadline = deadline();
     pool_.read(std::move(work));
   }
@@ -81,12 +75,12 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   if (!parsed) {
     return parsed.error();
   }
-  postgres::PoolSettings settings;
+  PoolSettings settings;
   settings.target = target_for(options, std::move(parsed->password));
   settings.size = std::max<std::size_t>(1, options.pool_size);
   settings.loops = std::min(settings.size, most_loops);
   settings.events = options.events;
-  const auto migrated = postgres::migrate_schema(settings.target);
+  const auto migrated = migrate_schema(settings.target);
   if (!migrated && migrated.error().code != domain::ErrorCode::unavailable) {
     return migrated.error();
   }
@@ -94,9 +88,9 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
     options.events.connect_failed(migrated.error().message);
   }
   settings.schema_checked = migrated.has_value();
-  settings.check_schema = [target = settings.target] { return postgres::migrate_schema(target); };
+  settings.check_schema = [target = settings.target] { return migrate_schema(target); };
   return std::unique_ptr<ports::PetRepository>(
       std::make_unique<PostgresPetRepository>(std::move(settings), options.call_timeout));
 }
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::postgres

@@ -17,7 +17,7 @@
 #include "domain/error.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters {
+namespace petstore::adapters::storage::postgres {
 
 // PostgresEvents: what the adapter reports, for logs and metrics. Each may be empty; each is
 // called on an adapter thread and must be quick. No text here carries the URL's password.
@@ -52,4 +52,4 @@ struct PostgresOptions {
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
     const PostgresOptions& options);
 
-}  // namespace petstore::adapters
+}  // namespace petstore::adapters::storage::postgres

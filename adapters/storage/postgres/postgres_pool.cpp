@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 namespace {
 
 domain::Error unavailable(std::string message) {
@@ -282,4 +282,4 @@ void Pool::close() {
   connections_.clear();
 }
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

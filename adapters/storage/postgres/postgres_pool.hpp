@@ -22,7 +22,7 @@
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 struct PoolSettings {
   ConnectTarget target;
@@ -95,4 +95,4 @@ class Pool final : public ConnectionHost {
   std::vector<std::unique_ptr<Connection>> connections_;
 };
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

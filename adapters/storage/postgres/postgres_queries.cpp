@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 namespace {
 
 using domain::ErrorCode;
@@ -218,4 +218,4 @@ Work count_work(ports::PetRepository::CountDone done) {
   return work;
 }
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

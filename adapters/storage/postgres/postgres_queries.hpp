@@ -8,7 +8,7 @@
 #include "adapters/storage/postgres/postgres_work.hpp"
 #include "ports/pet_repository.hpp"
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 // PendingCreate: a create waiting for the writer slot.
 struct PendingCreate {
@@ -33,4 +33,4 @@ struct PendingCreate {
 // count_work: reads the count the counter row keeps: no scan.
 [[nodiscard]] Work count_work(ports::PetRepository::CountDone done);
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

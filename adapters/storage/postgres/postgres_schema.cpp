@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 namespace {
 
 using domain::ErrorCode;
@@ -273,4 +273,4 @@ domain::Result<void> migrate_schema(const ConnectTarget& target) {
   return migrate(db);
 }
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -9,7 +9,7 @@
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "domain/error.hpp"
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 // The schema version this binary writes and understands.
 inline constexpr int schema_version = 2;
@@ -24,4 +24,4 @@ inline constexpr int schema_version = 2;
 // one_line: libpq's `text` on one line, with `password` (when not empty) replaced by "***".
 [[nodiscard]] std::string one_line(std::string text, const std::string& password);
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -7,7 +7,7 @@
 #include <memory>
 #include <utility>
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 namespace {
 
 struct OptionsDeleter {
@@ -62,4 +62,4 @@ ConnectTarget target_for(const PostgresOptions& options, std::string password) {
       options.call_timeout};
 }
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -9,7 +9,7 @@
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "domain/error.hpp"
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 struct ParsedUrl {
   std::string description;  // "user@host:port/dbname"
@@ -22,4 +22,4 @@ struct ParsedUrl {
 // target_for: how to connect to `options.database_url`, keeping `password` out of messages.
 [[nodiscard]] ConnectTarget target_for(const PostgresOptions& options, std::string password);
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

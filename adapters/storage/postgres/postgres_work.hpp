@@ -14,7 +14,7 @@
 
 #include "domain/error.hpp"
 
-namespace petstore::adapters::postgres {
+namespace petstore::adapters::storage::postgres {
 
 struct ResultDeleter {
   void operator()(PGresult* result) const { PQclear(result); }
@@ -40,4 +40,4 @@ struct Work {
   bool is_commit = false;  // a create batch: timed as a commit, and frees the writer slot
 };
 
-}  // namespace petstore::adapters::postgres
+}  // namespace petstore::adapters::storage::postgres

@@ -90,7 +90,8 @@ class StalledReads final : public ports::PetRepository {
 
   const ReadFate fate_;
   const std::chrono::milliseconds delay_;
-  std::unique_ptr<ports::PetRepository> inner_ = adapters::make_memory_pet_repository();
+  std::unique_ptr<ports::PetRepository> inner_ =
+      adapters::storage::memory::make_memory_pet_repository();
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   mutable std::deque<std::pair<std::chrono::steady_clock::time_point, std::function<void()>>> due_;

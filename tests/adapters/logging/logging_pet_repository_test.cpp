@@ -28,7 +28,8 @@ TEST(LoggingPetRepository, CountsEachPetNewlyStoredAndLogsNoOrdinaryOutcome) {
   const auto logger = Logger::to_stream(log, LogFormat::json, LogLevel::debug);
   int stored = 0;
   const auto pets = adapters::logging::make_logging_pet_repository(
-      adapters::make_memory_pet_repository(), logger.get(), [&stored] { ++stored; });
+      adapters::storage::memory::make_memory_pet_repository(), logger.get(),
+      [&stored] { ++stored; });
 
   ASSERT_TRUE(create_now(*pets, create_once("Rex", "k1")));
   const auto replay = create_now(*pets, create_once("Rex", "k1"));

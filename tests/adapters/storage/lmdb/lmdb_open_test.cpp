@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using domain::ErrorCode;
 
 domain::Error open_error(const fs::path& dir) {
-  auto opened = adapters::make_lmdb_pet_repository(options_for(dir));
+  auto opened = adapters::storage::lmdb::make_lmdb_pet_repository(options_for(dir));
   if (opened) {
     ADD_FAILURE() << "opened " << dir;
     return {};

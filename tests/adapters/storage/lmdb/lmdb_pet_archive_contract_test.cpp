@@ -14,9 +14,10 @@ namespace {
 
 class LmdbArchiveHarness final : public ArchiveHarness {
  public:
-  explicit LmdbArchiveHarness(adapters::LmdbOptions options) : options_(std::move(options)) {
+  explicit LmdbArchiveHarness(adapters::storage::lmdb::LmdbOptions options)
+      : options_(std::move(options)) {
     options_.data_dir = dir_.path();
-    archive_ = adapters::make_lmdb_pet_archive(options_);
+    archive_ = adapters::storage::lmdb::make_lmdb_pet_archive(options_);
     repository_ = open_repository(options_);  // the store exists, empty, as a service left it
   }
 
@@ -34,14 +35,14 @@ class LmdbArchiveHarness final : public ArchiveHarness {
 
  private:
   TempDir dir_;
-  adapters::LmdbOptions options_;
+  adapters::storage::lmdb::LmdbOptions options_;
   std::unique_ptr<ports::PetRepository> repository_;
   std::unique_ptr<ports::PetArchive> archive_;
 };
 
 // A map of a few pages that grows by a few pages, so that writes meet a full map and start over.
-adapters::LmdbOptions tiny_map() {
-  adapters::LmdbOptions options;
+adapters::storage::lmdb::LmdbOptions tiny_map() {
+  adapters::storage::lmdb::LmdbOptions options;
   options.initial_map_size = 64 * 1024;
   options.map_growth_step = 32 * 1024;
   return options;
@@ -49,11 +50,14 @@ adapters::LmdbOptions tiny_map() {
 
 INSTANTIATE_TEST_SUITE_P(
     Lmdb, PetArchiveContract,
-    testing::Values(
-        ArchiveUnderTest{
-            "lmdb", [] { return std::make_unique<LmdbArchiveHarness>(adapters::LmdbOptions{}); }},
-        ArchiveUnderTest{"lmdb_tiny_map",
-                         [] { return std::make_unique<LmdbArchiveHarness>(tiny_map()); }}),
+    testing::Values(ArchiveUnderTest{"lmdb",
+                                     [] {
+                                       return std::make_unique<LmdbArchiveHarness>(
+                                           adapters::storage::lmdb::LmdbOptions{});
+                                     }},
+                    ArchiveUnderTest{
+                        "lmdb_tiny_map",
+                        [] { return std::make_unique<LmdbArchiveHarness>(tiny_map()); }}),
     archive_name);
 
 }  // namespace

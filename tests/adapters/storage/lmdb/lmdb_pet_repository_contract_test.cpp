@@ -12,7 +12,8 @@ namespace {
 
 class LmdbHarness final : public RepositoryHarness {
  public:
-  explicit LmdbHarness(adapters::LmdbOptions options) : options_(std::move(options)) {
+  explicit LmdbHarness(adapters::storage::lmdb::LmdbOptions options)
+      : options_(std::move(options)) {
     options_.data_dir = dir_.path();
     repository_ = open_repository(options_);
   }
@@ -27,14 +28,14 @@ class LmdbHarness final : public RepositoryHarness {
 
  private:
   TempDir dir_;
-  adapters::LmdbOptions options_;
+  adapters::storage::lmdb::LmdbOptions options_;
   std::unique_ptr<ports::PetRepository> repository_;
 };
 
 // A map of a few pages that grows by a few pages: the same cases, with MDB_MAP_FULL and the
 // retry after growing the map on the way of ordinary creates.
-adapters::LmdbOptions tiny_map() {
-  adapters::LmdbOptions options;
+adapters::storage::lmdb::LmdbOptions tiny_map() {
+  adapters::storage::lmdb::LmdbOptions options;
   options.initial_map_size = 64 * 1024;
   options.map_growth_step = 32 * 1024;
   return options;
@@ -42,11 +43,13 @@ adapters::LmdbOptions tiny_map() {
 
 INSTANTIATE_TEST_SUITE_P(
     Lmdb, PetRepositoryContract,
-    testing::Values(
-        AdapterUnderTest{"lmdb",
-                         [] { return std::make_unique<LmdbHarness>(adapters::LmdbOptions{}); }},
-        AdapterUnderTest{"lmdb_tiny_map",
-                         [] { return std::make_unique<LmdbHarness>(tiny_map()); }}),
+    testing::Values(AdapterUnderTest{"lmdb",
+                                     [] {
+                                       return std::make_unique<LmdbHarness>(
+                                           adapters::storage::lmdb::LmdbOptions{});
+                                     }},
+                    AdapterUnderTest{"lmdb_tiny_map",
+                                     [] { return std::make_unique<LmdbHarness>(tiny_map()); }}),
     adapter_name);
 
 }  // namespace

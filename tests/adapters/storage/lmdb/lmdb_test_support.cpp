@@ -15,14 +15,15 @@ void check(int rc, const char* what) {
 
 }  // namespace
 
-adapters::LmdbOptions options_for(const std::filesystem::path& dir) {
-  adapters::LmdbOptions options;
+adapters::storage::lmdb::LmdbOptions options_for(const std::filesystem::path& dir) {
+  adapters::storage::lmdb::LmdbOptions options;
   options.data_dir = dir;
   return options;
 }
 
-std::unique_ptr<ports::PetRepository> open_repository(const adapters::LmdbOptions& options) {
-  auto opened = adapters::make_lmdb_pet_repository(options);
+std::unique_ptr<ports::PetRepository> open_repository(
+    const adapters::storage::lmdb::LmdbOptions& options) {
+  auto opened = adapters::storage::lmdb::make_lmdb_pet_repository(options);
   if (!opened) {
     throw std::runtime_error("cannot open the LMDB repository: " + opened.error().message);
   }

@@ -15,11 +15,11 @@
 namespace petstore::tests {
 
 // options_for: the default options with `dir` as the data dir.
-[[nodiscard]] adapters::LmdbOptions options_for(const std::filesystem::path& dir);
+[[nodiscard]] adapters::storage::lmdb::LmdbOptions options_for(const std::filesystem::path& dir);
 
 // open_repository: the repository on `options`; throws (failing the test) when it cannot open.
 [[nodiscard]] std::unique_ptr<ports::PetRepository> open_repository(
-    const adapters::LmdbOptions& options);
+    const adapters::storage::lmdb::LmdbOptions& options);
 
 // put_raw: writes `key` = `value` into the named database (the main one when `db` is empty) of
 // the LMDB environment in `dir`, which must not be open in this process.

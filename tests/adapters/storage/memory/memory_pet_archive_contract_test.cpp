@@ -15,7 +15,8 @@ class MemoryArchiveHarness final : public ArchiveHarness {
   [[nodiscard]] ports::PetRepository& repository() override { return *store_; }
 
  private:
-  std::unique_ptr<adapters::MemoryPetStore> store_ = adapters::make_memory_pet_store();
+  std::unique_ptr<adapters::storage::memory::MemoryPetStore> store_ =
+      adapters::storage::memory::make_memory_pet_store();
 };
 
 INSTANTIATE_TEST_SUITE_P(Memory, PetArchiveContract,

@@ -20,7 +20,8 @@ class MemoryHarness final : public RepositoryHarness {
   bool reopen() override { return false; }  // memory keeps nothing across a reopen
 
  private:
-  std::unique_ptr<ports::PetRepository> repository_ = adapters::make_memory_pet_repository();
+  std::unique_ptr<ports::PetRepository> repository_ =
+      adapters::storage::memory::make_memory_pet_repository();
 };
 
 // A harness whose reopen keeps the very same repository: not a durability test of memory, but
@@ -31,7 +32,8 @@ class KeptOpenHarness final : public RepositoryHarness {
   bool reopen() override { return true; }
 
  private:
-  std::unique_ptr<ports::PetRepository> repository_ = adapters::make_memory_pet_repository();
+  std::unique_ptr<ports::PetRepository> repository_ =
+      adapters::storage::memory::make_memory_pet_repository();
 };
 
 INSTANTIATE_TEST_SUITE_P(
@@ -42,7 +44,7 @@ INSTANTIATE_TEST_SUITE_P(
     adapter_name);
 
 TEST(MemoryPetRepository, CallsDoneOnTheCallingThreadBeforeReturning) {
-  const auto repository = adapters::make_memory_pet_repository();
+  const auto repository = adapters::storage::memory::make_memory_pet_repository();
   const auto caller = std::this_thread::get_id();
   int calls = 0;
   repository->create(ports::CreatePetCommand{new_pet("Rex"), std::nullopt, test_now},
@@ -56,7 +58,7 @@ TEST(MemoryPetRepository, CallsDoneOnTheCallingThreadBeforeReturning) {
 
 // `done` runs outside the lock, so it may use the repository again without deadlocking.
 TEST(MemoryPetRepository, DoneMayCallBackIntoTheRepository) {
-  const auto repository = adapters::make_memory_pet_repository();
+  const auto repository = adapters::storage::memory::make_memory_pet_repository();
   std::optional<domain::Pet> nested;
   repository->create(ports::CreatePetCommand{new_pet("Rex"), std::nullopt, test_now},
                      pet_done([&](const domain::Result<domain::Pet>& result) {
@@ -70,7 +72,7 @@ TEST(MemoryPetRepository, DoneMayCallBackIntoTheRepository) {
 // The adapter names no HTTP input: a conflict is the core's, named by its own word for the key,
 // and a missing pet is only not_found (the HTTP adapter words both for clients).
 TEST(MemoryPetRepository, ErrorsCarryNoHttpWords) {
-  const auto repository = adapters::make_memory_pet_repository();
+  const auto repository = adapters::storage::memory::make_memory_pet_repository();
   const ports::IdempotencyKey key{"alice", "k1"};
   (void)create_pet(*repository, new_pet("Rex"), key).value();
   const auto conflict = create_pet(*repository, new_pet("Fido"), key);
@@ -85,7 +87,7 @@ TEST(MemoryPetRepository, ErrorsCarryNoHttpWords) {
 
 // Many keys expire at once: every one of them may then name a new create.
 TEST(MemoryPetRepository, ForgetsEveryExpiredKey) {
-  const auto repository = adapters::make_memory_pet_repository();
+  const auto repository = adapters::storage::memory::make_memory_pet_repository();
   constexpr int keys = 500;
   for (int i = 0; i < keys; ++i) {
     const ports::IdempotencyKey key{"alice", std::to_string(i)};

@@ -19,15 +19,16 @@ class PostgresArchiveHarness final : public ArchiveHarness {
     auto& server = shared_postgres_server();
     options_.database_url = server.url(server.create_database());
     options_.pool_size = 2;
-    repository_ = adapters::make_postgres_pet_repository(options_).value();  // makes the schema
-    archive_ = adapters::make_postgres_pet_archive(options_).value();
+    repository_ = adapters::storage::postgres::make_postgres_pet_repository(options_)
+                      .value();  // makes the schema
+    archive_ = adapters::storage::postgres::make_postgres_pet_archive(options_).value();
   }
 
   [[nodiscard]] ports::PetArchive& archive() override { return *archive_; }
   [[nodiscard]] ports::PetRepository& repository() override { return *repository_; }
 
  private:
-  adapters::PostgresOptions options_;
+  adapters::storage::postgres::PostgresOptions options_;
   std::unique_ptr<ports::PetRepository> repository_;
   std::unique_ptr<ports::PetArchive> archive_;
 };

@@ -31,10 +31,10 @@ class PostgresHarness final : public RepositoryHarness {
 
  private:
   [[nodiscard]] std::unique_ptr<ports::PetRepository> open() const {
-    return adapters::make_postgres_pet_repository(options_).value();
+    return adapters::storage::postgres::make_postgres_pet_repository(options_).value();
   }
 
-  adapters::PostgresOptions options_;
+  adapters::storage::postgres::PostgresOptions options_;
   std::unique_ptr<ports::PetRepository> repository_;
 };
 
