@@ -4,16 +4,15 @@
 // Each side records N requests on 1 and on 2 threads (the serving threads of `--threads 2`) and
 // renders one scrape of the result. Prints "name=value" lines, nanoseconds per request, for
 // bench/metrics to tabulate.
-#include <prometheus/counter.h>
-#include <prometheus/histogram.h>
-#include <prometheus/registry.h>
-#include <prometheus/text_serializer.h>
-
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <prometheus/counter.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -66,9 +65,9 @@ struct PrometheusCpp {
     for (std::size_t op = 0; op < operations.size(); ++op) {
       const std::string name(operations[op]);
       counters[op] = &requests.Add({{"operation", name}, {"status", "200"}});
-      histograms[op] = &durations.Add({{"operation", name}},
-                                      prometheus::Histogram::BucketBoundaries(bounds.begin(),
-                                                                              bounds.end()));
+      histograms[op] =
+          &durations.Add({{"operation", name}},
+                         prometheus::Histogram::BucketBoundaries(bounds.begin(), bounds.end()));
     }
   }
   // record: as a serving thread would, finding the label set by value each time (what
@@ -109,7 +108,8 @@ int main() {
     std::printf("ours_ns_per_request_threads_%u=%.1f\n", threads, ours_ns);
     std::printf("prometheus_cpp_ns_per_request_threads_%u=%.1f\n", threads, theirs_ns);
     if (threads == 1) {
-      std::printf("ours_scrape_us=%.1f\n", scrape_microseconds([&ours] { return ours.exposition(); }));
+      std::printf("ours_scrape_us=%.1f\n",
+                  scrape_microseconds([&ours] { return ours.exposition(); }));
       std::printf("prometheus_cpp_scrape_us=%.1f\n",
                   scrape_microseconds([&theirs] { return theirs.scrape(); }));
     }
