@@ -14,13 +14,8 @@
 namespace petstore::tests {
 namespace {
 
-class CliConfigTest : public ::testing::Test {
+class CliConfigTest : public KeyedCliTest {
  protected:
-  void SetUp() override {
-    key_ = make_key(keys_);
-    ASSERT_FALSE(key_.empty());
-  }
-
   std::string write_config(const std::string& text) const {
     const auto path = dir_.path() / "petstore.toml";
     std::ofstream(path) << text;
@@ -39,10 +34,6 @@ class CliConfigTest : public ::testing::Test {
     EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
     return status;
   }
-
-  TempDir dir_;
-  std::filesystem::path keys_ = dir_.path() / "keys";
-  std::string key_;
 };
 
 TEST_F(CliConfigTest, TheFileServesAsItsFlagsWould) {

@@ -61,11 +61,13 @@ void post_until_refused(std::uint16_t port, const std::string& key, LoadTally& t
   }
 }
 
-class CliDrainTest : public ::testing::Test {
+class CliDrainTest : public KeyedCliTest {
  protected:
   void SetUp() override {
-    key_ = make_key(keys_);
-    ASSERT_FALSE(key_.empty());
+    KeyedCliTest::SetUp();
+    if (HasFatalFailure()) {
+      return;
+    }
     served_ = std::make_unique<ServedPetstore>(petstore(serve_args(keys_, {"--threads", "2"})));
     ASSERT_NE(served_->port(), 0) << served_->child().captured_stderr();
   }
@@ -83,9 +85,6 @@ class CliDrainTest : public ::testing::Test {
     ASSERT_EQ(interim.status, 100U);
   }
 
-  TempDir dir_;
-  std::filesystem::path keys_ = dir_.path() / "keys";
-  std::string key_;
   std::unique_ptr<ServedPetstore> served_;
 };
 

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "support/child_process.hpp"
 #include "support/raw_http_connection.hpp"
 #include "support/temp_dir.hpp"
@@ -63,6 +65,20 @@ class ServedPetstore {
   ChildProcess child_;
   std::string line_;
   std::uint16_t port_ = 0;
+};
+
+// KeyedCliTest: a test with a temporary directory of its own and a key file in it holding one
+// key, key_, made by `petstore keys new`.
+class KeyedCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    key_ = make_key(keys_);
+    ASSERT_FALSE(key_.empty());
+  }
+
+  TempDir dir_;
+  std::filesystem::path keys_ = dir_.path() / "keys";
+  std::string key_;
 };
 
 // pet_json: a valid NewPet body.

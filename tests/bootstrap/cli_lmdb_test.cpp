@@ -26,23 +26,14 @@ long long id_of(const std::string& body) {
   return id;
 }
 
-class CliLmdbTest : public ::testing::Test {
+class CliLmdbTest : public KeyedCliTest {
  protected:
-  void SetUp() override {
-    key_ = make_key(keys_);
-    ASSERT_FALSE(key_.empty());
-  }
-
   // lmdb_args: serve on loopback port 0 without --storage, plus `extra`.
   std::vector<std::string> lmdb_args(std::vector<std::string> extra = {}) const {
     std::vector<std::string> args{"serve", "--listen", "127.0.0.1:0", "--api-keys", keys_.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
-
-  TempDir dir_;
-  std::filesystem::path keys_ = dir_.path() / "keys";
-  std::string key_;
 };
 
 TEST_F(CliLmdbTest, DefaultStorageKeepsPetsAcrossARestart) {

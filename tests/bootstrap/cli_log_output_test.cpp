@@ -29,17 +29,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class CliLogOutputTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    key_ = make_key(keys_);
-    ASSERT_FALSE(key_.empty());
-  }
-
-  TempDir dir_;
-  std::filesystem::path keys_ = dir_.path() / "keys";
-  std::string key_;
-};
+class CliLogOutputTest : public KeyedCliTest {};
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

@@ -13,17 +13,7 @@
 namespace petstore::tests {
 namespace {
 
-class CliOperatorTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    key_ = make_key(keys_);
-    ASSERT_FALSE(key_.empty());
-  }
-
-  TempDir dir_;
-  std::filesystem::path keys_ = dir_.path() / "keys";
-  std::string key_;
-};
+class CliOperatorTest : public KeyedCliTest {};
 
 unsigned bad_key_from(std::uint16_t port, const std::string& forwarded_for) {
   return http_call(port, format_request("GET", "/v1/pets",

@@ -14,17 +14,7 @@
 namespace petstore::tests {
 namespace {
 
-class CliServeTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    key_ = make_key(keys_);
-    ASSERT_FALSE(key_.empty());
-  }
-
-  TempDir dir_;
-  std::filesystem::path keys_ = dir_.path() / "keys";
-  std::string key_;
-};
+class CliServeTest : public KeyedCliTest {};
 
 void expect_failure_line(const Completed& run, const std::string& mention) {
   EXPECT_TRUE(run.status.exited_with(1)) << "code " << run.status.code << ", stderr: " << run.err;
