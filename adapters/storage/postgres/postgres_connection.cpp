@@ -120,15 +120,8 @@ void Connection::on_socket(bool readable, bool writable) {
 }
 
 void Connection::begin_connect(Clock::time_point now) {
-  std::vector<const char*> keywords;
-  std::vector<const char*> values;
-  for (std::size_t i = 0; i < target_.keywords.size(); ++i) {
-    keywords.push_back(target_.keywords[i].c_str());
-    values.push_back(target_.values[i].c_str());
-  }
-  keywords.push_back(nullptr);
-  values.push_back(nullptr);
-  conn_ = PQconnectStartParams(keywords.data(), values.data(), 1);
+  const auto params = target_.params();
+  conn_ = PQconnectStartParams(params.keywords.data(), params.values.data(), 1);
   state_ = State::connecting;
   poll_status_ = PGRES_POLLING_WRITING;  // as libpq asks: poll as if it had said "writing"
   connect_deadline_ = now + target_.timeout;

@@ -44,6 +44,23 @@ struct ConnectTarget {
   std::vector<std::string> values;
   std::string password;
   std::chrono::milliseconds timeout{5000};
+
+  // ConnectParams: keywords and values as libpq's *Params connect calls take them, each list
+  // ended by a null; valid while the target lives.
+  struct ConnectParams {
+    std::vector<const char*> keywords;
+    std::vector<const char*> values;
+  };
+  [[nodiscard]] ConnectParams params() const {
+    ConnectParams params;
+    for (std::size_t i = 0; i < keywords.size(); ++i) {
+      params.keywords.push_back(keywords[i].c_str());
+      params.values.push_back(values[i].c_str());
+    }
+    params.keywords.push_back(nullptr);
+    params.values.push_back(nullptr);
+    return params;
+  }
 };
 
 class Connection final : public LoopClient {

@@ -41,15 +41,8 @@ class Session {
   explicit Session(const ConnectTarget& target) : target_(target) {}
 
   domain::Result<void> open() {
-    std::vector<const char*> keywords;
-    std::vector<const char*> values;
-    for (std::size_t i = 0; i < target_.keywords.size(); ++i) {
-      keywords.push_back(target_.keywords[i].c_str());
-      values.push_back(target_.values[i].c_str());
-    }
-    keywords.push_back(nullptr);
-    values.push_back(nullptr);
-    conn_.reset(PQconnectdbParams(keywords.data(), values.data(), 1));
+    const auto params = target_.params();
+    conn_.reset(PQconnectdbParams(params.keywords.data(), params.values.data(), 1));
     if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK) {
       return domain::make_error(ErrorCode::unavailable, "",
                                 "cannot connect to the database: " +
