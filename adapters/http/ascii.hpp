@@ -20,6 +20,15 @@ namespace petstore::adapters::http {
                     [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+// trim_ows: `text` without the spaces and tabs (RFC 9110's optional whitespace) at either end.
+[[nodiscard]] constexpr std::string_view trim_ows(std::string_view text) noexcept {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
 // append_decimal: `value` in decimal, as std::to_string writes it, without a temporary string.
 template <std::integral Integer>
 void append_decimal(std::string& out, Integer value) {

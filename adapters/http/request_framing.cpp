@@ -29,14 +29,6 @@ std::string_view buffered(const boost::beast::flat_buffer& buffer) {
   return {static_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
 // pending_framing_error: while a chunked body waits for more bytes, what is buffered is the start
 // of a chunk-size line (after the CRLF that ended the previous chunk's data), or, once that line
 // is complete, the final chunk's trailer section: a complete size line of a chunk with data would
@@ -70,7 +62,7 @@ std::vector<std::string> transfer_codings(const BeastRequest& head) {
       const auto comma = rest.find(',');
       const std::string_view element = rest.substr(0, comma);
       rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
-      const std::string_view coding = trim(element.substr(0, element.find(';')));
+      const std::string_view coding = trim_ows(element.substr(0, element.find(';')));
       if (!coding.empty()) {
         std::string lower(coding);
         for (char& c : lower) {

@@ -9,14 +9,6 @@
 namespace petstore::adapters::http {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
 // content_tag: a quoted hex FNV-1a 64 of `bytes`; enough to tell two builds' assets apart.
 std::string content_tag(std::string_view bytes, std::string_view suffix) {
   std::uint64_t hash = 14695981039346656037ULL;
@@ -55,7 +47,7 @@ std::string gzip(std::string_view bytes) {
 bool q_is_zero(std::string_view parameters) {
   for (std::size_t at = 0; at < parameters.size();) {
     const auto end = std::min(parameters.find(';', at), parameters.size());
-    const std::string_view parameter = trim(parameters.substr(at, end - at));
+    const std::string_view parameter = trim_ows(parameters.substr(at, end - at));
     if (parameter.size() >= 2 && ascii_lower(parameter[0]) == 'q' && parameter[1] == '=') {
       const std::string_view value = parameter.substr(2);
       return value.find_first_not_of("0.") == std::string_view::npos;
@@ -72,9 +64,9 @@ bool accepts_gzip(std::string_view accept_encoding) {
   bool any = false;
   for (std::size_t at = 0; at <= accept_encoding.size();) {
     const auto end = std::min(accept_encoding.find(',', at), accept_encoding.size());
-    const std::string_view member = trim(accept_encoding.substr(at, end - at));
+    const std::string_view member = trim_ows(accept_encoding.substr(at, end - at));
     const auto semicolon = std::min(member.find(';'), member.size());
-    const std::string_view coding = trim(member.substr(0, semicolon));
+    const std::string_view coding = trim_ows(member.substr(0, semicolon));
     const bool weighted = !q_is_zero(member.substr(semicolon));
     if (equals_ignoring_case(coding, "gzip") || equals_ignoring_case(coding, "x-gzip")) {
       return weighted;  // named: its own weight decides
@@ -87,12 +79,12 @@ bool accepts_gzip(std::string_view accept_encoding) {
 }
 
 bool matches_etag(std::string_view if_none_match, std::string_view etag) {
-  if (trim(if_none_match) == "*") {
+  if (trim_ows(if_none_match) == "*") {
     return true;
   }
   for (std::size_t at = 0; at <= if_none_match.size();) {
     const auto end = std::min(if_none_match.find(',', at), if_none_match.size());
-    std::string_view tag = trim(if_none_match.substr(at, end - at));
+    std::string_view tag = trim_ows(if_none_match.substr(at, end - at));
     if (tag.starts_with("W/")) {
       tag.remove_prefix(2);  // weak comparison, as RFC 9110 section 13.1.2 asks for GET
     }
