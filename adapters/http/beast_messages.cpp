@@ -1,44 +1,65 @@
 #include "adapters/http/beast_messages.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <boost/beast/http/error.hpp>
 
+#include "adapters/http/ascii.hpp"
 #include "adapters/http/error_response.hpp"
 #include "adapters/http/request_framing.hpp"
 
 namespace petstore::adapters::http {
 namespace bhttp = boost::beast::http;
+namespace {
+
+// take: the first of a field's values; `repeated` notes any later one.
+void take(std::optional<std::string_view>& taken, bool* repeated, std::string_view value) {
+  if (!taken) {
+    taken = value;
+  } else if (repeated != nullptr) {
+    *repeated = true;
+  }
+}
+
+}  // namespace
+
+// One pass over the fields in the order they came, rather than a lookup per field of interest:
+// a request has few fields, and this runs for every request.
 HttpRequest to_http_request(const BeastRequest& request) {
   HttpRequest converted;
   converted.method = request.method_string();
   converted.target = request.target();
   converted.body = request.body();
-  if (const auto found = request.find(bhttp::field::authorization); found != request.end()) {
-    converted.authorization = found->value();
-    converted.authorization_repeated = request.count(bhttp::field::authorization) > 1;
-  }
-  if (const auto found = request.find(bhttp::field::content_type); found != request.end()) {
-    converted.content_type = found->value();
-    converted.content_type_repeated = request.count(bhttp::field::content_type) > 1;
-  }
-  if (const auto found = request.find(bhttp::field::content_encoding); found != request.end()) {
-    converted.content_encoding = found->value();
-  }
-  const auto [first, last] = request.equal_range("X-Forwarded-For");
-  for (auto field = first; field != last; ++field) {
-    converted.forwarded_for.append(converted.forwarded_for.empty() ? "" : ",")
-        .append(field->value());
-  }
-  if (const auto found = request.find(bhttp::field::if_none_match); found != request.end()) {
-    converted.if_none_match = found->value();
-  }
-  if (const auto found = request.find(bhttp::field::accept_encoding); found != request.end()) {
-    converted.accept_encoding = found->value();
-  }
-  if (const auto found = request.find("Idempotency-Key"); found != request.end()) {
-    converted.idempotency_key = found->value();
-    converted.idempotency_key_repeated = request.count("Idempotency-Key") > 1;
+  for (const auto& field : request) {
+    const std::string_view value = field.value();
+    switch (field.name()) {
+      case bhttp::field::authorization:
+        take(converted.authorization, &converted.authorization_repeated, value);
+        break;
+      case bhttp::field::content_type:
+        take(converted.content_type, &converted.content_type_repeated, value);
+        break;
+      case bhttp::field::content_encoding:
+        take(converted.content_encoding, nullptr, value);
+        break;
+      case bhttp::field::if_none_match:
+        take(converted.if_none_match, nullptr, value);
+        break;
+      case bhttp::field::accept_encoding:
+        take(converted.accept_encoding, nullptr, value);
+        break;
+      case bhttp::field::unknown:
+        if (equals_ignoring_case(field.name_string(), "X-Forwarded-For")) {
+          converted.forwarded_for.append(converted.forwarded_for.empty() ? "" : ",").append(value);
+        } else if (equals_ignoring_case(field.name_string(), "Idempotency-Key")) {
+          take(converted.idempotency_key, &converted.idempotency_key_repeated, value);
+        }
+        break;
+      default:
+        break;
+    }
   }
   return converted;
 }

@@ -63,11 +63,12 @@ struct HttpResponse {
   // X-Content-Type-Options, Link, X-Request-Id).
   static constexpr std::size_t typical_header_count = 6;
 
-  void set_header(HeaderName name, std::string value) {
+  // set_header: adds the field; returns its value as stored, valid until the response changes.
+  std::string_view set_header(HeaderName name, std::string value) {
     if (headers.empty()) {
       headers.reserve(typical_header_count);  // one allocation for the usual few fields
     }
-    headers.emplace_back(name, std::move(value));
+    return headers.emplace_back(name, std::move(value)).second;
   }
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 };

@@ -57,18 +57,29 @@ HttpResponse created(const domain::Pet& pet) {
   return response;
 }
 
+// answer: gives `response` to `respond` as every /v1 response is given.
+void answer(const Respond& respond, HttpResponse response) {
+  add_v1_headers(response);
+  respond(std::move(response));
+}
+
 }  // namespace
+
+void add_v1_headers(HttpResponse& response) {
+  response.set_header("Cache-Control", "no-store");
+  response.set_header("X-Content-Type-Options", "nosniff");
+}
 
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
                Respond respond) {
   auto query = parse_list_query(params);
   if (!query) {
-    respond(error_response(query.error(), "invalid_parameter"));
+    answer(respond, error_response(query.error(), "invalid_parameter"));
     return;
   }
   list(*query, [query = *query, respond = std::move(respond)](auto page) {
     if (!page) {
-      respond(error_response(page.error(), "invalid_parameter"));
+      answer(respond, error_response(page.error(), "invalid_parameter"));
       return;
     }
     std::string body;
@@ -77,7 +88,7 @@ void list_pets(const application::ListPets& list, boost::urls::params_view param
     if (page->has_more && !page->pets.empty()) {
       response.set_header("Link", next_page_link(query, page->pets.back().id));
     }
-    respond(std::move(response));
+    answer(respond, std::move(response));
   });
 }
 
@@ -114,14 +125,14 @@ std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
 void create_pet(const application::CreatePet& create, const ports::Principal& principal,
                 const HttpRequest& request, Respond respond) {
   if (auto refused = refuse_create_head(request)) {
-    respond(std::move(*refused));
+    answer(respond, std::move(*refused));
     return;
   }
   auto pet = decode_new_pet(request.body);
   if (!pet) {
     const bool syntax = pet.error().problem == BodyProblem::invalid_json;
-    respond(
-        error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message));
+    answer(respond,
+           error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message));
     return;
   }
   std::optional<ports::IdempotencyKey> idempotency;
@@ -131,12 +142,12 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
   create(std::move(*pet), std::move(idempotency),
          [respond = std::move(respond)](domain::Result<domain::Pet> stored) {
            if (stored) {
-             respond(created(*stored));
+             answer(respond, created(*stored));
            } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
-             respond(error_response(400, "invalid_parameter",
-                                    "Idempotency-Key is longer than the store can keep"));
+             answer(respond, error_response(400, "invalid_parameter",
+                                            "Idempotency-Key is longer than the store can keep"));
            } else {
-             respond(error_response(stored.error(), "validation_failed"));
+             answer(respond, error_response(stored.error(), "validation_failed"));
            }
          });
 }
@@ -144,7 +155,7 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
 void get_pet(const application::GetPet& get, std::string_view pet_id, Respond respond) {
   const auto id = parse_pet_id(pet_id);
   if (!id) {
-    respond(error_response(id.error(), "invalid_parameter"));
+    answer(respond, error_response(id.error(), "invalid_parameter"));
     return;
   }
   get(*id, [id = *id, respond = std::move(respond)](domain::Result<domain::Pet> pet) {
@@ -163,7 +174,7 @@ void get_pet(const application::GetPet& get, std::string_view pet_id, Respond re
     if (response.status == 200 || response.status == 404) {
       add_deprecation_headers(response);
     }
-    respond(std::move(response));
+    answer(respond, std::move(response));
   });
 }
 

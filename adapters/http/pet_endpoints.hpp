@@ -2,7 +2,7 @@
 // The /v1 operations, reached once a request is authenticated and routed: each reads its
 // parameters and body, calls its use case, and writes the contract's response and headers.
 // Each answers through `respond`, exactly once: at once for a bad request, else when storage
-// has answered (on whatever thread that is).
+// has answered (on whatever thread that is), with the /v1 headers already added.
 
 #include <optional>
 #include <string_view>
@@ -13,6 +13,10 @@
 #include "application/use_cases.hpp"
 
 namespace petstore::adapters::http {
+
+// add_v1_headers: the fields of every response under /v1, private to its key holder and never
+// to be sniffed (Cache-Control: no-store, X-Content-Type-Options: nosniff).
+void add_v1_headers(HttpResponse& response);
 
 // GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page.
 void list_pets(const application::ListPets& list, boost::urls::params_view params, Respond respond);

@@ -12,6 +12,7 @@
 // A slot holds no I/O object: storage may keep a responder after the server and its io_context
 // are gone, and its answer then goes nowhere. Only the Beast translation units include it.
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -43,10 +44,20 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   }
 
   // responder: the callback to give the router; call it once, from any thread.
-  [[nodiscard]] Respond responder() {
-    return [delivery = std::make_shared<Delivery>(shared_from_this())](HttpResponse response) {
-      delivery->deliver(std::move(response));
-    };
+  [[nodiscard]] Respond responder() { return Responder(shared_from_this()); }
+
+  // take_answered: the response, when the responder was called before anyone waited (storage
+  // that answers at once, the common case), ending the request as wait() would; else nullopt.
+  // Spares such a request the wait's coroutine and timer.
+  [[nodiscard]] std::optional<HttpResponse> take_answered() {
+    const std::lock_guard lock(mutex_);
+    if (!response_) {
+      return std::nullopt;
+    }
+    closed_ = true;
+    std::optional<HttpResponse> answered = std::move(response_);
+    response_.reset();
+    return answered;
   }
 
   // wait: the response, once the responder has been called, or 503 once `deadline` has passed
@@ -75,26 +86,34 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   }
 
  private:
-  // Delivery: one request's claim on the slot; answers 500 if it dies unanswered.
-  class Delivery {
+  // Responder: one request's claim on the slot, shared by its copies (a count in the slot, so
+  // that a responder costs no allocation of its own); answers 500 when the last copy dies
+  // uncalled.
+  class Responder {
    public:
-    explicit Delivery(std::shared_ptr<ResponseSlot> slot) : slot_(std::move(slot)) {}
-    Delivery(const Delivery&) = delete;
-    Delivery& operator=(const Delivery&) = delete;
-    ~Delivery() {
-      if (!delivered_) {
+    explicit Responder(std::shared_ptr<ResponseSlot> slot) : slot_(std::move(slot)) {
+      slot_->responders_.fetch_add(1, std::memory_order_relaxed);
+    }
+    Responder(const Responder& other) : slot_(other.slot_) {
+      slot_->responders_.fetch_add(1, std::memory_order_relaxed);
+    }
+    Responder(Responder&& other) noexcept = default;  // leaves `other` without a slot
+    Responder& operator=(const Responder&) = delete;
+    Responder& operator=(Responder&&) = delete;
+    ~Responder() {
+      if (slot_ && slot_->responders_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+          !slot_->delivered_.load(std::memory_order_acquire)) {
         slot_->put(refusal(500, "internal_error", "the server failed to answer this request"));
       }
     }
-    void deliver(HttpResponse response) {
-      if (!std::exchange(delivered_, true)) {
+    void operator()(HttpResponse response) const {
+      if (!slot_->delivered_.exchange(true, std::memory_order_acq_rel)) {
         slot_->put(std::move(response));
       }
     }
 
    private:
     std::shared_ptr<ResponseSlot> slot_;
-    bool delivered_ = false;  // set by the one thread that calls the responder
   };
 
   // Waiter: registers the waiting coroutine's timer for the length of a wait. When the wait ends
@@ -138,16 +157,20 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     }
   }
 
+  // reset: only while nothing else holds the slot, so no responder is alive.
   void reset() {
     const std::lock_guard lock(mutex_);
     response_.reset();
     closed_ = false;
+    delivered_.store(false, std::memory_order_relaxed);
   }
 
   std::mutex mutex_;
   std::optional<HttpResponse> response_;
   boost::asio::steady_timer* timer_ = nullptr;  // the waiting coroutine's, while it waits
   bool closed_ = false;                         // the wait is over: later answers are dropped
+  std::atomic<int> responders_{0};              // live copies of this request's responder
+  std::atomic<bool> delivered_{false};          // this request's responder has been called
 };
 
 }  // namespace petstore::adapters::http

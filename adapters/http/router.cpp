@@ -24,12 +24,6 @@ HttpResponse method_not_allowed(std::string_view allow) {
 
 HttpResponse not_found_path() { return error_response(404, "not_found", "no such path"); }
 
-// Every response under /v1 is private to its key holder and is never to be sniffed.
-void add_v1_headers(HttpResponse& response) {
-  response.set_header("Cache-Control", "no-store");
-  response.set_header("X-Content-Type-Options", "nosniff");
-}
-
 boost::system::result<boost::urls::url_view> parse_target(std::string_view target) {
   if (!target.empty() && target.front() == '/') {
     return boost::urls::parse_origin_form(target);
@@ -97,21 +91,13 @@ HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
   }
 }
 
-// An operation that needs storage answers later, through `respond`, with the /v1 headers.
-Respond with_v1_headers(const Respond& respond) {
-  return [respond](HttpResponse later) {
-    add_v1_headers(later);
-    respond(std::move(later));
-  };
-}
-
 // perform_v1: runs an authenticated, routed /v1 operation: a response known at once, or nullopt
-// when it answers through `respond`. Without `respond`, only a create's head is checked: the
-// other operations have no body to wait for.
+// when it answers through `respond` (moved from). Without `respond`, only a create's head is
+// checked: the other operations have no body to wait for.
 std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
                                        const ports::Principal& principal,
                                        const HttpRequest& request, const boost::urls::url_view& url,
-                                       const RouteMatch& match, const Respond* respond) {
+                                       const RouteMatch& match, Respond* respond) {
   const bool create = match.route->endpoint == Endpoint::pets && request.method == "POST";
   if (respond == nullptr) {
     return create ? refuse_create_head(request) : std::nullopt;
@@ -119,13 +105,13 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
   switch (match.route->endpoint) {
     case Endpoint::pets:
       if (create) {
-        create_pet(use_cases.create_pet, principal, request, with_v1_headers(*respond));
+        create_pet(use_cases.create_pet, principal, request, std::move(*respond));
       } else {
-        list_pets(use_cases.list_pets, url.params(), with_v1_headers(*respond));
+        list_pets(use_cases.list_pets, url.params(), std::move(*respond));
       }
       return std::nullopt;
     case Endpoint::pet:
-      get_pet(use_cases.get_pet, match.parameter, with_v1_headers(*respond));
+      get_pet(use_cases.get_pet, match.parameter, std::move(*respond));
       return std::nullopt;
     default:
       return list_orders(use_cases.list_orders);
@@ -137,10 +123,10 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-RequestFacts Router::handle(const HttpRequest& request, const Respond& respond) const {
+RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
   RequestFacts facts;
   if (auto answered = dispatch(request, &respond, facts)) {
-    respond(std::move(*answered));
+    respond(std::move(*answered));  // not moved from: only an answer given later takes it
   }
   return facts;
 }
@@ -150,7 +136,7 @@ std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
   return dispatch(head, nullptr, facts);
 }
 
-std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, const Respond* respond,
+std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond* respond,
                                              RequestFacts& facts) const {
   const auto url = parse_target(request.target);
   std::optional<RouteMatch> match;
@@ -186,14 +172,11 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, const R
   if (credentials.kind == Credentials::Kind::bearer) {
     token = credentials.token;
   }
-  const auto principal = use_cases_.authenticate(
+  auto principal = use_cases_.authenticate(
       application::Credential{token, credentials.kind == Credentials::Kind::malformed,
                               facts.client_address},
       request.accepted_key);
   std::optional<HttpResponse> response;
-  if (principal) {
-    facts.principal = principal->id;
-  }
   if (!principal) {
     response = error_response(principal.error(), "invalid_parameter");
   } else if (!url) {
@@ -207,6 +190,9 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, const R
   }
   if (response) {
     add_v1_headers(*response);
+  }
+  if (principal) {
+    facts.principal = std::move(principal->id);  // the operation has taken what it needs of it
   }
   return response;
 }

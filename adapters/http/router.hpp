@@ -48,7 +48,7 @@ class Router {
   // must stay valid until then. Returns what the request reached, known before it is answered,
   // so that even a response storage never gave (a timeout) is named by its operation.
   // Thread-safe.
-  RequestFacts handle(const HttpRequest& request, const Respond& respond) const;
+  RequestFacts handle(const HttpRequest& request, Respond respond) const;
 
   // screen_head: for a request whose body has not been read (a client waiting for 100 Continue),
   // the refusal its head already earns by the same order of checks (401, 429, 415, ...), or
@@ -57,9 +57,9 @@ class Router {
 
  private:
   // dispatch: handle() when `respond` is set (an answer known at once is returned rather than
-  // given to `respond`); screen_head() when it is null. Fills `facts`.
-  [[nodiscard]] std::optional<HttpResponse> dispatch(const HttpRequest& request,
-                                                     const Respond* respond,
+  // given to `respond`; an answer given later moves `respond` away); screen_head() when it is
+  // null. Fills `facts`.
+  [[nodiscard]] std::optional<HttpResponse> dispatch(const HttpRequest& request, Respond* respond,
                                                      RequestFacts& facts) const;
 
   const application::UseCases& use_cases_;

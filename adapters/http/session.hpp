@@ -249,9 +249,9 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
                                         const ConnectionState& state, std::string& wire,
                                         HttpResponse& response, const BeastRequest* request) {
   const ExchangeWatch watch(context.observer);
-  const std::string request_id =
-      request != nullptr ? request_id_for(sent_request_id(*request)) : new_request_id();
-  response.set_header("X-Request-Id", request_id);
+  const std::string_view request_id = response.set_header(
+      "X-Request-Id",
+      request != nullptr ? request_id_for(sent_request_id(*request)) : new_request_id());
   const bool head = request != nullptr && request->method() == boost::beast::http::verb::head;
   const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head};
   write_response(wire, response, framing);
@@ -279,10 +279,15 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   plain.accepted_key = &accepted_key;
   const auto slot = ResponseSlot::take_or_make(spare_slot);
   const RequestFacts facts = context.router.handle(plain, slot->responder());
-  HttpResponse response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
+  HttpResponse response;
+  if (auto answered = slot->take_answered()) {
+    response = std::move(*answered);
+  } else {
+    response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
+  }
   const bool keep_alive = may_continue && request.keep_alive() && !context.registry.draining();
-  const std::string request_id = request_id_for(sent_request_id(request));
-  response.set_header("X-Request-Id", request_id);
+  const std::string_view request_id =
+      response.set_header("X-Request-Id", request_id_for(sent_request_id(request)));
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
   const ResponseFraming framing{request.version(), keep_alive,
                                 request.method() == boost::beast::http::verb::head};
