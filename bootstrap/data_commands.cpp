@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapters/cli/export_output.hpp"
+#include "adapters/cli/progress_bar.hpp"
 #include "adapters/jsonl/jsonl_pet_codec.hpp"
 #include "adapters/jsonl/jsonl_pet_reader.hpp"
 #include "adapters/storage/lmdb/lmdb_backup.hpp"
@@ -22,13 +24,14 @@
 #include "application/export_pets.hpp"
 #include "application/import_pets.hpp"
 #include "bootstrap/commands.hpp"
-#include "bootstrap/export_output.hpp"
-#include "bootstrap/progress_bar.hpp"
 
 namespace petstore::bootstrap {
 namespace {
 
 namespace fs = std::filesystem;
+using adapters::cli::ExportOutput;
+using adapters::cli::ProgressBar;
+using adapters::cli::ProgressUnit;
 
 constexpr std::size_t max_problems_shown = 10;
 // Inputs from this size up get a progress bar (on a terminal); smaller ones finish too quickly

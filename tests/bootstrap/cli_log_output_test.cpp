@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -21,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "bootstrap/cli_fixture.hpp"
+#include "support/text_lines.hpp"
 
 extern char** environ;
 
@@ -30,15 +30,6 @@ namespace {
 using namespace std::chrono_literals;
 
 class CliLogOutputTest : public KeyedCliTest {};
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 TEST_F(CliLogOutputTest, InJsonEveryStdoutLineIsAnObjectTheListeningOneIncluded) {
   ServedPetstore served(petstore(serve_args(keys_, {"--log-format", "json"})));
@@ -93,6 +84,7 @@ class UnreadServe {
     std::vector<std::string> words{PETSTORE_BINARY};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
     for (auto& word : words) {
       argv.push_back(word.data());
     }

@@ -1,7 +1,7 @@
 // The progress bar of `petstore import`: its text, silence when disabled or quick, and that the
 // real command draws it on a terminal only.
 
-#include "bootstrap/progress_bar.hpp"
+#include "adapters/cli/progress_bar.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -16,9 +16,9 @@
 namespace petstore::tests {
 namespace {
 
-using bootstrap::ProgressBar;
-using bootstrap::ProgressUnit;
-using bootstrap::render_progress;
+using adapters::cli::ProgressBar;
+using adapters::cli::ProgressUnit;
+using adapters::cli::render_progress;
 
 TEST(ProgressBar, RendersABarThePercentageAndTheCounts) {
   EXPECT_EQ(render_progress("writing", 3, 10, ProgressUnit::pets, 10),

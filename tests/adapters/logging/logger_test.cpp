@@ -11,6 +11,8 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include "support/text_lines.hpp"
+
 namespace petstore::tests {
 namespace {
 
@@ -18,15 +20,6 @@ using adapters::logging::LogFormat;
 using adapters::logging::Logger;
 using adapters::logging::LogLevel;
 using adapters::logging::RequestLine;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 RequestLine sample_request() {
   return {"req-1",

@@ -40,14 +40,6 @@ class LmdbArchiveHarness final : public ArchiveHarness {
   std::unique_ptr<ports::PetArchive> archive_;
 };
 
-// A map of a few pages that grows by a few pages, so that writes meet a full map and start over.
-adapters::storage::lmdb::LmdbOptions tiny_map() {
-  adapters::storage::lmdb::LmdbOptions options;
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 32 * 1024;
-  return options;
-}
-
 INSTANTIATE_TEST_SUITE_P(
     Lmdb, PetArchiveContract,
     testing::Values(ArchiveUnderTest{"lmdb",

@@ -32,15 +32,6 @@ class LmdbHarness final : public RepositoryHarness {
   std::unique_ptr<ports::PetRepository> repository_;
 };
 
-// A map of a few pages that grows by a few pages: the same cases, with MDB_MAP_FULL and the
-// retry after growing the map on the way of ordinary creates.
-adapters::storage::lmdb::LmdbOptions tiny_map() {
-  adapters::storage::lmdb::LmdbOptions options;
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 32 * 1024;
-  return options;
-}
-
 INSTANTIATE_TEST_SUITE_P(
     Lmdb, PetRepositoryContract,
     testing::Values(AdapterUnderTest{"lmdb",

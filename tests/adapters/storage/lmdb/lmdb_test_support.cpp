@@ -21,6 +21,13 @@ adapters::storage::lmdb::LmdbOptions options_for(const std::filesystem::path& di
   return options;
 }
 
+adapters::storage::lmdb::LmdbOptions tiny_map() {
+  adapters::storage::lmdb::LmdbOptions options;
+  options.initial_map_size = 64 * 1024;
+  options.map_growth_step = 32 * 1024;
+  return options;
+}
+
 std::unique_ptr<ports::PetRepository> open_repository(
     const adapters::storage::lmdb::LmdbOptions& options) {
   auto opened = adapters::storage::lmdb::make_lmdb_pet_repository(options);

@@ -17,6 +17,10 @@ namespace petstore::tests {
 // options_for: the default options with `dir` as the data dir.
 [[nodiscard]] adapters::storage::lmdb::LmdbOptions options_for(const std::filesystem::path& dir);
 
+// tiny_map: options for a map of a few pages that grows by a few pages, so that the contract
+// suites meet MDB_MAP_FULL and the retry after growing the map on the way of ordinary writes.
+[[nodiscard]] adapters::storage::lmdb::LmdbOptions tiny_map();
+
 // open_repository: the repository on `options`; throws (failing the test) when it cannot open.
 [[nodiscard]] std::unique_ptr<ports::PetRepository> open_repository(
     const adapters::storage::lmdb::LmdbOptions& options);

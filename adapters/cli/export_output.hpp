@@ -12,7 +12,7 @@
 #include "adapters/files/atomic_file_writer.hpp"
 #include "domain/error.hpp"
 
-namespace petstore::bootstrap {
+namespace petstore::adapters::cli {
 
 class ExportOutput {
  public:
@@ -42,4 +42,4 @@ class ExportOutput {
   int errno_ = 0;  // of the first failed write
 };
 
-}  // namespace petstore::bootstrap
+}  // namespace petstore::adapters::cli

@@ -1,9 +1,9 @@
-#include "bootstrap/export_output.hpp"
+#include "adapters/cli/export_output.hpp"
 
 #include <cstring>
 #include <unistd.h>
 
-namespace petstore::bootstrap {
+namespace petstore::adapters::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -72,4 +72,4 @@ domain::Result<void> ExportOutput::commit() {
   return {};
 }
 
-}  // namespace petstore::bootstrap
+}  // namespace petstore::adapters::cli

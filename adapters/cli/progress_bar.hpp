@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace petstore::bootstrap {
+namespace petstore::adapters::cli {
 
 enum class ProgressUnit { bytes, pets };
 
@@ -50,4 +50,4 @@ class ProgressBar {
   std::size_t width_ = 0;  // of the last line drawn, to blank out what a shorter one leaves
 };
 
-}  // namespace petstore::bootstrap
+}  // namespace petstore::adapters::cli

@@ -1,9 +1,9 @@
-#include "bootstrap/progress_bar.hpp"
+#include "adapters/cli/progress_bar.hpp"
 
 #include <cstdio>
 #include <utility>
 
-namespace petstore::bootstrap {
+namespace petstore::adapters::cli {
 namespace {
 
 constexpr std::chrono::milliseconds redraw_every{100};
@@ -92,4 +92,4 @@ void ProgressBar::draw() {
   drawn_ = true;
 }
 
-}  // namespace petstore::bootstrap
+}  // namespace petstore::adapters::cli
