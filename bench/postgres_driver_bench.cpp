@@ -11,8 +11,6 @@
 // Usage: petstore_postgres_driver_bench DATABASE_URL libpq|libpqxx CLIENTS SECONDS
 // bench/postgres runs it against its own server, on a fresh database for each run.
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -24,12 +22,12 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <pqxx/pqxx>
 #include <string>
 #include <string_view>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
-
-#include <pqxx/pqxx>
 
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "domain/pet.hpp"
@@ -70,8 +68,8 @@ std::int64_t now_ns() {
 // --- libpq: the adapter, through the port -----------------------------------------------------
 
 void send_adapter_create(petstore::ports::PetRepository& pets, Loop& loop) {
-  petstore::ports::CreatePetCommand command{bench_pet(), std::nullopt,
-                                            std::chrono::system_clock::now(), std::chrono::hours(24)};
+  petstore::ports::CreatePetCommand command{
+      bench_pet(), std::nullopt, std::chrono::system_clock::now(), std::chrono::hours(24)};
   pets.create(std::move(command), [&pets, &loop](auto outcome) {
     (outcome ? loop.completed : loop.failed).fetch_add(1, std::memory_order_relaxed);
     if (loop.stopping.load(std::memory_order_relaxed)) {
