@@ -10,6 +10,7 @@
 #include "adapters/jsonl/jsonl_pet_codec.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 #include "ports/pet_repository_contract.hpp"
+#include "support/complete_read.hpp"
 
 namespace petstore::tests {
 
@@ -70,17 +71,7 @@ domain::Result<application::ImportReport> import_into(
 }
 
 std::vector<domain::Pet> exported(const adapters::storage::lmdb::LmdbOptions& options) {
-  std::vector<domain::Pet> pets;
-  const auto report = export_from(options, [&](const domain::Pet& one) {
-    pets.push_back(one);
-    return true;
-  });
-  EXPECT_TRUE(report) << (report ? "" : report.error().message);
-  if (report) {
-    EXPECT_TRUE(report->complete);
-    EXPECT_EQ(report->pets, pets.size());
-  }
-  return pets;
+  return collect_complete_read([&](const auto& sink) { return export_from(options, sink); });
 }
 
 std::vector<domain::Pet> expect_consistent_store(const ports::PetRepository& repository) {

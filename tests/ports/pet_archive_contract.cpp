@@ -14,6 +14,7 @@
 
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
+#include "support/complete_read.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -30,17 +31,7 @@ domain::Pet stored(std::int64_t id, std::string_view name,
 
 // read_all: every pet the archive reads; the read must succeed and be complete.
 Pets read_all(const ports::PetArchive& archive) {
-  Pets pets;
-  const auto report = archive.read_all([&](const domain::Pet& pet) {
-    pets.push_back(pet);
-    return true;
-  });
-  EXPECT_TRUE(report) << (report ? "" : report.error().message);
-  if (report) {
-    EXPECT_TRUE(report->complete);
-    EXPECT_EQ(report->pets, pets.size());
-  }
-  return pets;
+  return collect_complete_read([&](const auto& sink) { return archive.read_all(sink); });
 }
 
 // write_all: the archive's report; the call itself must succeed.
