@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -47,6 +49,14 @@ bool write_all(int fd, std::string_view bytes) {
 }  // namespace
 
 void LineWriter::write_queued(const std::shared_ptr<State>& state) {
+  // A reader that has gone away must not end the process: with SIGPIPE blocked on this thread
+  // (the only one that writes), such a write fails with EPIPE and its lines are dropped. The
+  // signal stays pending on this thread, which is harmless, and the process's disposition of
+  // SIGPIPE is left as it was (a data tool piped into `head` still ends quietly).
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
   std::string batch;
   std::unique_lock lock(state->mutex);
   for (;;) {

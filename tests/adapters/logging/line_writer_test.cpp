@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <fcntl.h>
 #include <string>
 #include <thread>
@@ -126,6 +127,28 @@ TEST(LineWriter, CloseGivesUpAtItsDeadlineWhenTheDescriptorIsStuck) {
   }
   EXPECT_FALSE(writer.close(100ms));
   pipe.drain();  // unblocks the writing thread left behind, so the test ends cleanly
+}
+
+// A reader that has gone away (stdout a pipe whose reader exited) fails the writes with EPIPE;
+// it must not raise SIGPIPE in the process, whose default action would end it. The default
+// disposition is set for the test, whatever the test runner left.
+TEST(LineWriter, AReaderThatHasGoneAwayDoesNotEndTheProcess) {
+  struct sigaction previous {};
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  ASSERT_EQ(sigaction(SIGPIPE, &default_action, &previous), 0);
+  std::array<int, 2> ends{};
+  ASSERT_EQ(::pipe(ends.data()), 0);
+  ::close(ends[0]);
+  {
+    LineWriter writer(ends[1], 1 << 16);
+    EXPECT_TRUE(writer.offer(line + "\n"));
+    // The write fails at once (EPIPE), so the line is done with: close does not wait it out.
+    // Had SIGPIPE been raised, the test process would have ended here.
+    EXPECT_TRUE(writer.close(5s));
+  }
+  ::close(ends[1]);
+  sigaction(SIGPIPE, &previous, nullptr);
 }
 
 TEST(Logger, ADescriptorNotReadDropsLinesAndSaysHowManyOnceItIsReadAgain) {
