@@ -91,8 +91,10 @@ class CliDrainTest : public KeyedCliTest {
 TEST_F(CliDrainTest, SigtermUnderLoadAnswersOrClosesEveryRequestAndExits0) {
   LoadTally tally;
   std::atomic<bool> stop{false};
+  constexpr int client_count = 4;
   std::vector<std::thread> clients;
-  for (int i = 0; i < 4; ++i) {
+  clients.reserve(client_count);
+  for (int i = 0; i < client_count; ++i) {
     clients.emplace_back(post_until_refused, served_->port(), key_, std::ref(tally),
                          std::cref(stop));
   }

@@ -50,7 +50,8 @@ TEST(CliHostileMemory, AChunkLineThatNeverEndsDoesNotGrowTheProcess) {
   }
   const std::size_t after = resident_kib(served.child().pid());
   EXPECT_LT(sent, most) << "the server kept reading a chunk-size line of " << sent << " bytes";
-  EXPECT_LT(after, before + 8 * 1024) << "resident KiB before " << before << ", after " << after;
+  EXPECT_LT(after, before + std::size_t{8} * 1024)
+      << "resident KiB before " << before << ", after " << after;
   EXPECT_EQ(http_call(served.port(), "GET", "/healthz").status, 200U);
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
 }

@@ -3,6 +3,7 @@
 // acknowledged with a 201 stays readable, no other pet appears, and a reopened store holds
 // exactly the acknowledged pets, with the next id right after them.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -23,15 +24,16 @@
 namespace petstore::tests {
 namespace {
 
-constexpr std::size_t max_map_size = 256 * 1024;
+constexpr std::size_t kib = 1024;
+constexpr std::size_t max_map_size = 256 * kib;
 constexpr int wave_size = 32;      // creates in flight at once, so that batches commit together
 constexpr int max_creates = 4000;  // far more than 256 KiB holds
 
 adapters::storage::lmdb::LmdbOptions tiny_store(const std::filesystem::path& dir) {
   adapters::storage::lmdb::LmdbOptions options;
   options.data_dir = dir;
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 32 * 1024;
+  options.initial_map_size = 64 * kib;
+  options.map_growth_step = 32 * kib;
   options.max_map_size = max_map_size;
   return options;
 }
@@ -63,6 +65,7 @@ struct Filling {
   // send: `count` creates in flight at once; false when any of them answered 503.
   bool send(const RouterHarness& service, int count) {
     std::vector<TestRequest> wave;
+    wave.reserve(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       wave.push_back(post_pet(new_pet_json(name_of(sent + i))));
     }
@@ -96,6 +99,7 @@ Filling fill(const RouterHarness& service) {
 
 std::vector<ListedPet> as_list(const std::map<std::int64_t, std::string>& pets) {
   std::vector<ListedPet> list;
+  list.reserve(pets.size());
   for (const auto& [id, name] : pets) {
     list.push_back({id, name});
   }

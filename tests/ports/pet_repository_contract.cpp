@@ -45,6 +45,7 @@ TEST_P(PetRepositoryContract, IdsStrictlyIncrease) {
 
 TEST_P(PetRepositoryContract, GetReturnsTheStoredPet) {
   std::vector<domain::Pet> created;
+  created.reserve(domain::all_pet_statuses.size());
   for (const auto status : domain::all_pet_statuses) {
     created.push_back(create(new_pet("Pet " + std::string(to_string(status)), 7, status)));
   }
@@ -119,6 +120,7 @@ TEST_P(PetRepositoryContract, ConcurrentCreatesGetDistinctIds) {
   std::atomic<bool> writing{true};
   std::atomic<int> unordered_pages{0};
   std::vector<std::thread> threads;
+  threads.reserve(writers);
   for (int w = 0; w < writers; ++w) {
     threads.emplace_back([&, w] {
       for (int i = 0; i < per_writer; ++i) {
@@ -130,8 +132,10 @@ TEST_P(PetRepositoryContract, ConcurrentCreatesGetDistinctIds) {
       }
     });
   }
+  constexpr int reader_count = 2;
   std::vector<std::thread> readers;
-  for (int r = 0; r < 2; ++r) {
+  readers.reserve(reader_count);
+  for (int r = 0; r < reader_count; ++r) {
     readers.emplace_back([&] {
       while (writing) {
         const auto page = list_now(repository(), {std::nullopt, std::nullopt, page_size(100)});

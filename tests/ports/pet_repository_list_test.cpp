@@ -23,6 +23,7 @@ constexpr std::array<std::optional<PetStatus>, 4> every_filter{std::nullopt, Pet
 
 std::vector<std::int64_t> ids_of(const std::vector<domain::Pet>& pets) {
   std::vector<std::int64_t> ids;
+  ids.reserve(pets.size());
   for (const auto& pet : pets) {
     ids.push_back(pet.id.value);
   }

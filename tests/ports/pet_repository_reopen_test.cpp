@@ -10,11 +10,11 @@
 namespace petstore::tests {
 namespace {
 
-using domain::PetStatus;
-
 TEST_P(PetRepositoryContract, ReopenKeepsPetsStatusesAndOrder) {
+  constexpr int pet_count = 9;
   std::vector<domain::Pet> created;
-  for (int i = 0; i < 9; ++i) {
+  created.reserve(pet_count);
+  for (int i = 0; i < pet_count; ++i) {
     created.push_back(create(new_pet("Pet \u00E9", i, domain::all_pet_statuses[i % 3])));
   }
   if (!harness().reopen()) {

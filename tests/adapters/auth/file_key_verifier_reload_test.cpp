@@ -97,8 +97,10 @@ TEST(FileKeyVerifierReload, VerifyIsSafeDuringReloads) {
   std::atomic<int> wrong_principals{0};
   const std::string old_id = principal_id(sha256(old_key).value());
   const std::string new_id = principal_id(sha256(new_key).value());
+  constexpr int reader_count = 3;
   std::vector<std::thread> readers;
-  for (int t = 0; t < 3; ++t) {
+  readers.reserve(reader_count);
+  for (int t = 0; t < reader_count; ++t) {
     readers.emplace_back([&] {
       while (!done.load()) {
         if (!verifier.verify(stable_key).has_value()) {

@@ -91,8 +91,9 @@ TEST(KeyFileFormat, MalformedLinesFailWithTheirNumberAndNeverTheirText) {
       "sha256:" + hex_a + " bad\x01label",     // control character in the label
       "sha256:" + hex_a + " " + secret + "\x7f",
   };
+  const std::string good_lines = "# header\nsha256:" + hex_b + "\n";
   for (const std::string& bad : bad_lines) {
-    const auto parsed = parse_key_file("# header\nsha256:" + hex_b + "\n" + bad + "\n");
+    const auto parsed = parse_key_file(std::string(good_lines).append(bad).append("\n"));
     ASSERT_FALSE(parsed.has_value()) << bad;
     EXPECT_EQ(parsed.error().code, domain::ErrorCode::invalid_argument);
     EXPECT_EQ(parsed.error().message, line_number_message(3));

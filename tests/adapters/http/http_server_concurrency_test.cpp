@@ -44,6 +44,7 @@ TEST(HttpServerConcurrency, ConcurrentCreatesGetDistinctIdsThatAreAllListed) {
   std::vector<std::vector<std::int64_t>> ids(clients);
   {
     std::vector<std::jthread> threads;
+    threads.reserve(clients);
     for (int client = 0; client < clients; ++client) {
       threads.emplace_back([&, client] { ids[client] = create_all(server.address(), client); });
     }

@@ -49,14 +49,16 @@ void expect_refused_and_closed(RawConnection& connection, unsigned status, std::
 TEST(HttpServerFraming, AChunkExtensionThatNeverEndsIsRefusedAtItsBound) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
-  ASSERT_TRUE(connection.send(chunked_head("/healthz", "") + "1;" + std::string(64 * 1024, 'a')));
+  ASSERT_TRUE(connection.send(chunked_head("/healthz", "") + "1;" +
+                              std::string(std::size_t{64} * 1024, 'a')));
   expect_refused_and_closed(connection, 400, "invalid_parameter");
 }
 
 TEST(HttpServerFraming, LeadingZerosWithoutEndInAChunkSizeAreRefused) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
-  ASSERT_TRUE(connection.send(chunked_head("/healthz", "") + std::string(64 * 1024, '0')));
+  ASSERT_TRUE(
+      connection.send(chunked_head("/healthz", "") + std::string(std::size_t{64} * 1024, '0')));
   expect_refused_and_closed(connection, 400, "invalid_parameter");
 }
 
@@ -119,10 +121,9 @@ TEST(HttpServerFraming, ATransferEncodingNotEndingInChunkedIsRefusedAndCloses) {
     RawConnection connection = server.connect();
     // The "body" is a whole second request: served, it would be a smuggled one.
     const std::string smuggled = format_request("GET", "/healthz");
-    ASSERT_TRUE(
-        connection.send("POST /healthz HTTP/1.1\r\nHost: petstore.test\r\n"
-                        "Transfer-Encoding: " +
-                        coding + "\r\n\r\n" + smuggled));
+    std::string request = "POST /healthz HTTP/1.1\r\nHost: petstore.test\r\nTransfer-Encoding: ";
+    request.append(coding).append("\r\n\r\n").append(smuggled);
+    ASSERT_TRUE(connection.send(request));
     expect_refused_and_closed(connection, 400, "invalid_parameter");
   }
 }

@@ -18,7 +18,7 @@ using namespace std::chrono_literals;
 
 const std::string pet = R"({"name":"Rex","categoryId":7})";
 
-std::string with_length(std::string head, std::size_t length) {
+std::string with_length(const std::string& head, std::size_t length) {
   return head + "Content-Length: " + std::to_string(length) + "\r\n\r\n";
 }
 

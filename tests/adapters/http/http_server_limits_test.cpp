@@ -25,10 +25,10 @@ const Headers json_key_a{{"Authorization", bearer(test_key_a)},
 std::string head_of(std::size_t length, const Headers& extra = {}) {
   std::string head = "POST /v1/pets HTTP/1.1\r\nHost: petstore.test\r\n";
   for (const auto& [name, value] : json_key_a) {
-    head += name + ": " + value + "\r\n";
+    head.append(name).append(": ").append(value).append("\r\n");
   }
   for (const auto& [name, value] : extra) {
-    head += name + ": " + value + "\r\n";
+    head.append(name).append(": ").append(value).append("\r\n");
   }
   return head + "Content-Length: " + std::to_string(length) + "\r\n\r\n";
 }
@@ -54,7 +54,7 @@ TEST(HttpServerLimits, ABodyOverTheLimitIsRefusedBeforeItIsSent) {
 TEST(HttpServerLimits, ABodyOverTheLimitThatIsSentAnywayIsRefused) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
-  const std::string body = padded_pet(100 * 1024);
+  const std::string body = padded_pet(std::size_t{100} * 1024);
   ASSERT_TRUE(connection.send(head_of(body.size()) + body));
   EXPECT_EQ(connection.read_response(5s).status, 413U);
   EXPECT_TRUE(connection.read_until_closed(5s));
@@ -85,7 +85,7 @@ TEST(HttpServerLimits, AChunkedBodyOverTheLimitIsRefused) {
 TEST(HttpServerLimits, ABodyAtTheLimitIsRead) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
-  const std::string body = padded_pet(64 * 1024);
+  const std::string body = padded_pet(std::size_t{64} * 1024);
   const RawResponse response = connection.round_trip(head_of(body.size()) + body);
   EXPECT_EQ(response.status, 201U) << response.body;
   EXPECT_TRUE(is_pet_body(response.body, "Rex", 7, "available"));
@@ -95,7 +95,7 @@ TEST(HttpServerLimits, HeadersOverTheLimitAreRefused) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
   const std::string request =
-      format_request("GET", "/v1/pets", {{"X-Filler", std::string(17 * 1024, 'a')}});
+      format_request("GET", "/v1/pets", {{"X-Filler", std::string(std::size_t{17} * 1024, 'a')}});
   ASSERT_TRUE(connection.send(request));
   const RawResponse response = connection.read_response(5s);
   EXPECT_EQ(response.status, 431U);
@@ -107,7 +107,7 @@ TEST(HttpServerLimits, HeadersUnderTheLimitAreRead) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
   const RawResponse response = connection.round_trip(
-      format_request("GET", "/healthz", {{"X-Filler", std::string(15 * 1024, 'a')}}));
+      format_request("GET", "/healthz", {{"X-Filler", std::string(std::size_t{15} * 1024, 'a')}}));
   EXPECT_EQ(response.status, 200U);
 }
 

@@ -95,7 +95,7 @@ TEST(HttpServerSlowClients, TricklingConnectionsAreClosedOnTimeWhileOthersAreSer
   constexpr int waves = 10;  // 30 connections every 300 ms: 300 in all, the flood lasts ~4.5 s
   constexpr int per_wave = 30;
   std::vector<SlowClient> clients;
-  clients.reserve(waves * per_wave);
+  clients.reserve(std::size_t{waves} * per_wave);
 
   Prober prober(server);
   const auto start = Clock::now();
@@ -132,7 +132,7 @@ TEST(HttpServerSlowClients, TricklingConnectionsAreClosedOnTimeWhileOthersAreSer
   }
   const std::vector<Clock::duration> probes = prober.finish();
 
-  ASSERT_EQ(clients.size(), std::size_t{waves * per_wave});
+  ASSERT_EQ(clients.size(), std::size_t{waves} * per_wave);
   for (std::size_t i = 0; i < clients.size(); ++i) {
     ASSERT_TRUE(clients[i].closed_after) << "slow connection " << i << " was never closed";
     // Each byte arrives before the timeout would have run out, so only a deadline for the whole
@@ -159,8 +159,10 @@ TEST(HttpServerSlowClients, AFloodPastTheCapIsClosedAtOnceAndServiceResumes) {
   limits.header_timeout = 3s;
   ServerUnderTest server(limits);
 
+  constexpr int flood_size = 200;
   std::vector<RawConnection> flood;
-  for (int i = 0; i < 200; ++i) {
+  flood.reserve(flood_size);
+  for (int i = 0; i < flood_size; ++i) {
     flood.push_back(server.connect());
   }
   const auto opened = Clock::now();

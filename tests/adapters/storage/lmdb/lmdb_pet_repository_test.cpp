@@ -73,6 +73,7 @@ TEST(LmdbPetRepository, ConcurrentCreatorsGetOneCallbackEachAndDistinctIds) {
   constexpr int per_thread = 100;
   Outcomes outcomes;
   std::vector<std::thread> creators;
+  creators.reserve(threads);
   for (int t = 0; t < threads; ++t) {
     creators.emplace_back([&] {
       Outcomes mine;
@@ -93,7 +94,7 @@ TEST(LmdbPetRepository, ConcurrentCreatorsGetOneCallbackEachAndDistinctIds) {
     ASSERT_TRUE(result.has_value()) << result.error().message;
     ids.insert(result->id.value);
   }
-  EXPECT_EQ(ids.size(), std::size_t{threads * per_thread});
+  EXPECT_EQ(ids.size(), std::size_t{threads} * per_thread);
   EXPECT_EQ(*ids.begin(), 1);
   EXPECT_EQ(*ids.rbegin(), threads * per_thread);  // no id skipped
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), ids.size());
@@ -197,8 +198,8 @@ TEST(LmdbPetRepository, ExpiredIdempotencyRecordsArePruned) {
 TEST(LmdbPetRepository, TheMapGrowsWhenFull) {
   const TempDir temp;
   auto options = options_for(temp.path());
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 64 * 1024;
+  options.initial_map_size = std::size_t{64} * 1024;
+  options.map_growth_step = std::size_t{64} * 1024;
   constexpr int count = 4800;  // a multiple of 3: as many pets of each status
   {
     const auto repository = open_repository(options);
@@ -220,9 +221,9 @@ TEST(LmdbPetRepository, TheMapGrowsWhenFull) {
 TEST(LmdbPetRepository, AFullStoreFailsCreatesWithoutHalfWrites) {
   const TempDir temp;
   auto options = options_for(temp.path());
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 32 * 1024;
-  options.max_map_size = 256 * 1024;
+  options.initial_map_size = std::size_t{64} * 1024;
+  options.map_growth_step = std::size_t{32} * 1024;
+  options.max_map_size = std::size_t{256} * 1024;
   const auto repository = open_repository(options);
   Outcomes outcomes;
   create_all(*repository, 8000, outcomes);

@@ -23,8 +23,8 @@ adapters::storage::lmdb::LmdbOptions options_for(const std::filesystem::path& di
 
 adapters::storage::lmdb::LmdbOptions tiny_map() {
   adapters::storage::lmdb::LmdbOptions options;
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 32 * 1024;
+  options.initial_map_size = std::size_t{64} * 1024;
+  options.map_growth_step = std::size_t{32} * 1024;
   return options;
 }
 

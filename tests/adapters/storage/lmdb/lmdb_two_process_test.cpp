@@ -88,6 +88,7 @@ TEST(LmdbTwoProcesses, BothCreateConcurrentlyWithUniqueIds) {
   const auto repository = open_repository(options_for(temp.path()));
   ASSERT_EQ(::write(go.fds[1], "g", 1), 1);
   std::vector<domain::Pet> mine;
+  mine.reserve(per_process);
   for (int i = 0; i < per_process; ++i) {
     mine.push_back(create_pet(*repository, new_pet("parent " + std::to_string(i))).value());
   }
@@ -110,7 +111,7 @@ TEST(LmdbTwoProcesses, BothCreateConcurrentlyWithUniqueIds) {
       EXPECT_LT(theirs[i - 1], theirs[i]);
     }
   }
-  EXPECT_EQ(all.size(), std::size_t{2 * per_process});
+  EXPECT_EQ(all.size(), 2 * std::size_t{per_process});
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), all.size());
   EXPECT_EQ(create_pet(*repository, new_pet("Rex")).value().id.value, *all.rbegin() + 1);
 }
@@ -120,8 +121,8 @@ TEST(LmdbTwoProcesses, BothCreateConcurrentlyWithUniqueIds) {
 TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
   const TempDir temp;
   auto options = options_for(temp.path());
-  options.initial_map_size = 64 * 1024;
-  options.map_growth_step = 64 * 1024;
+  options.initial_map_size = std::size_t{64} * 1024;
+  options.map_growth_step = std::size_t{64} * 1024;
   constexpr int count = 3000;
   Pipe go;
   const pid_t child = run_child(go, [&] {

@@ -205,6 +205,7 @@ TEST_P(ManyInstances, ConcurrentCreatesGetDistinctIdsInCommitOrderVisibleThrough
   // Readers: each walks through one instance again and again while the creates run. A pet that
   // appears in a walk must have an id above every id an earlier walk saw (commit order).
   std::vector<std::thread> readers;
+  readers.reserve(instances.size());
   for (std::size_t r = 0; r < instances.size(); ++r) {
     readers.emplace_back([&, r] {
       std::set<std::int64_t> seen;
@@ -227,6 +228,7 @@ TEST_P(ManyInstances, ConcurrentCreatesGetDistinctIdsInCommitOrderVisibleThrough
     });
   }
   std::vector<std::thread> writers;
+  writers.reserve(clients);
   for (int c = 0; c < clients; ++c) {
     writers.emplace_back([&, c] {
       for (int n = 0; n < creates_each; ++n) {
@@ -318,7 +320,7 @@ TEST(PostgresInstances, OneIdempotencyKeySentToTwoInstancesAtOnceCreatesOnePet) 
 // acknowledged id and counting the answers by status.
 class Load {
  public:
-  Load(const Instances& instances, std::vector<std::size_t> through, int clients = 6)
+  Load(const Instances& instances, const std::vector<std::size_t>& through, int clients = 6)
       : instances_(instances) {
     for (int c = 0; c < clients; ++c) {
       threads_.emplace_back([this, through, c] {
