@@ -10,6 +10,7 @@
 
 #include <lmdb++.h>
 
+#include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 
 namespace petstore::adapters::storage::lmdb {
@@ -39,13 +40,8 @@ std::uint64_t nanoseconds_of(std::chrono::system_clock::duration retention) {
 // BatchTxn: the creates of one batch within one write transaction.
 class BatchTxn {
  public:
-  BatchTxn(MDB_txn* txn, const Databases& dbs) : txn_(txn), dbs_(dbs) {
-    ::lmdb::val key = as_val(next_id_key);
-    ::lmdb::val value;
-    if (::lmdb::dbi_get(txn_, dbs_.meta, key, value)) {
-      next_id_ = decode_u64(view(value));
-    }
-  }
+  BatchTxn(MDB_txn* txn, const Databases& dbs)
+      : txn_(txn), dbs_(dbs), next_id_(next_pet_id(txn, dbs)) {}
 
   domain::Result<ports::CreateOutcome> create(const ports::CreatePetCommand& command) {
     std::optional<std::string> key;
@@ -59,16 +55,14 @@ class BatchTxn {
       }
     }
     constexpr auto max_id = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-    if (!next_id_ || *next_id_ == 0) {
-      return damaged_record();
-    }
-    if (*next_id_ > max_id) {
+    if (next_id_ > max_id) {
       return domain::make_error(domain::ErrorCode::unavailable, "", "no pet ids are left");
     }
-    const domain::PetId id{static_cast<std::int64_t>(*next_id_)};
-    const std::string record = pet_record(command.pet);
-    if (!put(dbs_.pets, pet_key(id), record, MDB_NOOVERWRITE)) {
-      return damaged_record();  // next_id behind a stored pet: the meta record is wrong
+    const domain::PetId id{static_cast<std::int64_t>(next_id_)};
+    // MDB_APPEND: the id is above every stored one, so the put goes to the last page directly
+    // (LMDB refuses it, rather than misplace it, were the id not the highest).
+    if (!put(dbs_.pets, pet_key(id), pet_record(command.pet), MDB_APPEND)) {
+      return damaged_record();
     }
     put(dbs_.pets_by_status, status_key(command.pet.status, id), "");
     if (key) {
@@ -76,17 +70,12 @@ class BatchTxn {
       put(dbs_.idempotency, *key, idempotency_record({id, received_at, command.pet}));
       put(dbs_.idempotency_by_time, idempotency_time_key(received_at, id), *key);
     }
-    ++*next_id_;
-    dirty_ = true;
+    ++next_id_;
     return ports::CreateOutcome{domain::with_id(id, command.pet), true};
   }
 
-  // finish: records the next id and prunes a bounded number of idempotency entries older than
-  // `retention_ns` at `now`.
+  // finish: prunes a bounded number of idempotency entries older than `retention_ns` at `now`.
   void finish(std::int64_t now, std::uint64_t retention_ns, std::size_t prune_budget) {
-    if (dirty_) {
-      put(dbs_.meta, next_id_key, encode_u64(*next_id_));
-    }
     std::vector<std::pair<std::string, std::string>> expired;  // (time key, idempotency key)
     {
       auto cursor = ::lmdb::cursor::open(txn_, dbs_.idempotency_by_time);
@@ -144,8 +133,7 @@ class BatchTxn {
 
   MDB_txn* txn_;
   const Databases& dbs_;
-  std::optional<std::uint64_t> next_id_;
-  bool dirty_ = false;
+  std::uint64_t next_id_;  // the highest stored id + 1, kept in step with this batch's puts
 };
 
 }  // namespace

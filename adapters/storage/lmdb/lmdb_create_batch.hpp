@@ -1,7 +1,7 @@
 #pragma once
 // The write side of the LMDB adapter: a batch of creates in ONE write transaction (one sync for
-// the lot). Ids come from meta.next_id inside the transaction, never from a cache, so several
-// processes on one store assign unique ids. A create that fails on its own (a damaged
+// the lot). Ids follow the highest stored id, read inside the transaction, never from a cache,
+// so several processes on one store assign unique ids. A create that fails on its own (a damaged
 // record) writes nothing and fails alone; the batch fails as a whole only with the commit.
 
 #include <vector>

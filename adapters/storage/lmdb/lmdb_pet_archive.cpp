@@ -4,13 +4,14 @@
 #include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 
 #include <algorithm>
-#include <optional>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include <lmdb++.h>
 
+#include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 
@@ -27,34 +28,6 @@ bool put(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value
   ::lmdb::val k{key.data(), key.size()};
   ::lmdb::val v{value.data(), value.size()};
   return ::lmdb::dbi_put(txn, dbi, k, v, flags);
-}
-
-// last_stored_id: the highest id in the pets database, 0 when it is empty.
-std::int64_t last_stored_id(MDB_txn* txn, MDB_dbi pets) {
-  auto cursor = ::lmdb::cursor::open(txn, pets);
-  ::lmdb::val key;
-  ::lmdb::val value;
-  if (!cursor.get(key, value, MDB_LAST)) {
-    return 0;
-  }
-  const auto id = decode_pet_key(view(key));
-  if (!id) {
-    ::lmdb::error::raise("import", MDB_CORRUPTED);
-  }
-  return id->value;
-}
-
-std::uint64_t stored_next_id(MDB_txn* txn, MDB_dbi meta) {
-  ::lmdb::val key{next_id_key.data(), next_id_key.size()};
-  ::lmdb::val value;
-  std::optional<std::uint64_t> next_id;
-  if (::lmdb::dbi_get(txn, meta, key, value)) {
-    next_id = decode_u64(view(value));
-  }
-  if (!next_id || *next_id == 0) {
-    ::lmdb::error::raise("import", MDB_CORRUPTED);  // Store::open checked it: damage since
-  }
-  return *next_id;
 }
 
 bool strictly_ascending(std::span<const domain::Pet> pets) {
@@ -95,10 +68,6 @@ domain::Result<ports::ArchiveReadReport> read_pets(const Store& store,
 domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
                                                      std::span<const domain::Pet> pets,
                                                      const ports::PetArchive::Progress& progress) {
-  std::int64_t max_id = 0;
-  for (const auto& pet : pets) {
-    max_id = std::max(max_id, pet.id.value);
-  }
   // Pets in ascending id above every stored one (an export of another store) are appended, which
   // fills B-tree pages completely and is much faster than inserting.
   const bool ascending = strictly_ascending(pets);
@@ -106,9 +75,8 @@ domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
   ports::ArchiveWriteReport report;
   auto written = store.write([&](MDB_txn* txn) {
     report = {};  // a retry after growing the map starts over
-    const std::uint64_t next_id = stored_next_id(txn, dbs.meta);
-    const bool append =
-        ascending && !pets.empty() && last_stored_id(txn, dbs.pets) < pets[0].id.value;
+    const bool append = ascending && !pets.empty() &&
+                        next_pet_id(txn, dbs) <= static_cast<std::uint64_t>(pets[0].id.value);
     const unsigned int flags = append ? MDB_APPEND : MDB_NOOVERWRITE;
     for (std::size_t i = 0; i < pets.size(); ++i) {
       const domain::Pet& pet = pets[i];
@@ -122,11 +90,7 @@ domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
         progress(i + 1);
       }
     }
-    const std::uint64_t after_max = static_cast<std::uint64_t>(max_id) + 1;  // at most 2^63
-    report.next_id = std::max(next_id, pets.empty() ? next_id : after_max);
-    if (report.next_id != next_id) {
-      put(txn, dbs.meta, next_id_key, encode_u64(report.next_id), 0);
-    }
+    report.next_id = next_pet_id(txn, dbs);  // the highest id stored now, + 1
     if (progress) {
       progress(pets.size());
     }

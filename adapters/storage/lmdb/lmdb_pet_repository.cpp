@@ -1,5 +1,6 @@
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -18,9 +19,17 @@
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
+// The longest a batch waits for company, however long the last commit took (a map growth, a
+// stalled disk): a bound on what the wait adds to a create's latency.
+constexpr std::chrono::milliseconds max_company_wait{10};
+
 // LmdbPetRepository: reads on the caller's thread; creates queued for one writer thread that
 // commits whatever is queued (up to max_batch) in one transaction and only then calls back.
-// No create waits for company: at low load each batch holds one create.
+// At low load no create waits for company: each batch holds one create. Under load a batch waits
+// for as many creates as the last one held, at most as long as the last commit took: the clients
+// that batch answered are about to send their next creates, and without the wait the writer would
+// commit the one create already queued and theirs a whole commit later (batches of 1 and N-1 in
+// turn; PostgreSQL's commit_delay answers the same problem). Measured in docs/benchmarks.md (R3).
 class LmdbPetRepository final : public ports::PetRepository {
  public:
   LmdbPetRepository(std::unique_ptr<Store> store, const LmdbOptions& options)
@@ -51,8 +60,11 @@ class LmdbPetRepository final : public ports::PetRepository {
       return;
     }
     queue_.push_back(PendingCreate{std::move(command), std::move(done)});
+    const bool wanted = queue_.size() >= wake_at_;  // a wake-up per batch, not per create
     lock.unlock();
-    queue_ready_.notify_one();
+    if (wanted) {
+      queue_ready_.notify_one();
+    }
   }
 
   // PetRepository. Reads complete at once, on the caller's thread: a read transaction on the
@@ -84,12 +96,21 @@ class LmdbPetRepository final : public ports::PetRepository {
  private:
   void run_writer() {
     std::vector<PendingCreate> batch;
+    std::size_t last_batch = 1;
+    std::chrono::steady_clock::duration last_commit{};
     for (;;) {
       {
         std::unique_lock lock(queue_mutex_);
         queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
         if (queue_.empty()) {
           return;  // stopping, and every queued create is done
+        }
+        if (last_batch > 1) {
+          wake_at_ = std::min(last_batch, max_batch_);
+          queue_ready_.wait_for(
+              lock, std::min<std::chrono::steady_clock::duration>(last_commit, max_company_wait),
+              [this] { return stopping_ || queue_.size() >= wake_at_; });
+          wake_at_ = 1;
         }
         while (!queue_.empty() && batch.size() < max_batch_) {
           batch.push_back(std::move(queue_.front()));
@@ -98,8 +119,10 @@ class LmdbPetRepository final : public ports::PetRepository {
       }
       const auto started = std::chrono::steady_clock::now();
       auto results = commit_creates(*store_, batch);
+      last_commit = std::chrono::steady_clock::now() - started;
+      last_batch = batch.size();
       if (on_commit_) {
-        on_commit_(std::chrono::steady_clock::now() - started, batch.size());
+        on_commit_(last_commit, batch.size());
       }
       // Only now, with the transaction committed and synced (or failed), is anyone told.
       for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -115,6 +138,7 @@ class LmdbPetRepository final : public ports::PetRepository {
   std::mutex queue_mutex_;
   std::condition_variable queue_ready_;
   std::deque<PendingCreate> queue_;
+  std::size_t wake_at_ = 1;  // the queue length at which a create wakes the writer
   bool stopping_ = false;
   std::thread writer_;  // last: it starts once everything it uses exists
 };

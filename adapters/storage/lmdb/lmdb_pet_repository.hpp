@@ -29,7 +29,8 @@ struct LmdbOptions {
   // The map never grows past this; beyond it creates fail with unavailable.
   std::size_t max_map_size = std::size_t{1} << 40U;  // 1 TiB of address space
   // Most creates one write transaction (one sync) commits. Bounds the latency of a batch and
-  // the size of a transaction; at low load a batch holds one create.
+  // the size of a transaction; at low load a batch holds one create, and under load it waits at
+  // most one commit's time for as many creates as the last batch held.
   std::size_t max_batch = 256;
   // Told after each write transaction of creates (committed and synced, or failed) how long it
   // took and how many creates it held; for metrics. Called on the writer thread; keep it quick.

@@ -84,6 +84,20 @@ domain::Result<ports::PetPage> read_by_status(MDB_txn* txn, const Databases& dbs
 
 }  // namespace
 
+std::uint64_t next_pet_id(MDB_txn* txn, const Databases& dbs) {
+  auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
+  ::lmdb::val key;
+  ::lmdb::val value;
+  if (!cursor.get(key, value, MDB_LAST)) {
+    return static_cast<std::uint64_t>(domain::first_pet_id.value);
+  }
+  const auto last = decode_pet_key(view(key));
+  if (!last || last->value < domain::first_pet_id.value) {
+    ::lmdb::error::raise("next_pet_id", MDB_CORRUPTED);
+  }
+  return static_cast<std::uint64_t>(last->value) + 1;  // at most 2^63
+}
+
 domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs, domain::PetId id) {
   if (id.value >= domain::first_pet_id.value) {
     const std::string bytes = pet_key(id);

@@ -3,6 +3,8 @@
 // transaction the Store provides. A filtered page walks the (status, id) index, so a page costs
 // O(limit + log n) lookups however rare the status is.
 
+#include <cstdint>
+
 #include <lmdb.h>
 
 #include "adapters/storage/lmdb/lmdb_store.hpp"
@@ -10,6 +12,11 @@
 #include "ports/pet_repository.hpp"
 
 namespace petstore::adapters::storage::lmdb {
+
+// next_pet_id: the id the next create gets: the highest stored id + 1 (2^63 when INT64_MAX is
+// stored: none is left), or the first id of an empty store; may throw ::lmdb::error. Pets are
+// never deleted, so this only grows, and inside a write transaction no other writer can move it.
+[[nodiscard]] std::uint64_t next_pet_id(MDB_txn* txn, const Databases& dbs);
 
 // read_pet: the pet with `id`, not_found when none; may throw ::lmdb::error.
 [[nodiscard]] domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs,

@@ -1,5 +1,5 @@
 #pragma once
-// The byte layout of every LMDB key and value the adapter writes (schema version 1). Integer
+// The byte layout of every LMDB key and value the adapter writes (schema version 2). Integer
 // keys are big-endian so that LMDB's memcmp order is numeric order. Records carry a format byte
 // and are decoded through the domain's parsing factories: a record that fails is internal.
 
@@ -15,7 +15,9 @@
 
 namespace petstore::adapters::storage::lmdb {
 
-inline constexpr std::uint64_t schema_version = 1;
+// Version 2 dropped meta's next_id (version 1 rewrote it in every create): the next id is the
+// highest stored id + 1. Store::open migrates a version 1 store forward.
+inline constexpr std::uint64_t schema_version = 2;
 
 // Names of the databases and of the meta keys.
 inline constexpr const char* pets_db = "pets";
@@ -24,7 +26,8 @@ inline constexpr const char* meta_db = "meta";
 inline constexpr const char* idempotency_db = "idempotency";
 inline constexpr const char* idempotency_by_time_db = "idempotency_by_time";
 inline constexpr std::string_view schema_version_key = "schema_version";
-inline constexpr std::string_view next_id_key = "next_id";
+// Schema version 1 only: the next id, kept in meta; read once, by the migration to version 2.
+inline constexpr std::string_view v1_next_id_key = "next_id";
 
 [[nodiscard]] std::string encode_u64(std::uint64_t value);
 [[nodiscard]] std::optional<std::uint64_t> decode_u64(std::string_view bytes);

@@ -2,10 +2,12 @@
 // store serves.
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <system_error>
 
 #include "adapters/storage/lmdb/lmdb_data_dir.hpp"
+#include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
@@ -47,6 +49,25 @@ MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
   MDB_dbi dbi = 0;
   ::lmdb::dbi_open(txn, name, flags, &dbi);
   return dbi;
+}
+
+// migrate_from_v1: version 1 kept the next id in meta and rewrote it in every create (a page
+// written per commit); version 2 takes the highest stored id + 1. Version 1 wrote next_id in the
+// same transaction as the pets, so it equals that; one behind a stored pet was damage then (the
+// next create failed) and is refused now. Runs in the open's write transaction: all or nothing.
+// Gives why the store cannot be migrated, or nothing once it is.
+std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
+  const auto next_id = read_u64(txn, dbs.meta, v1_next_id_key);
+  if (!next_id || *next_id == 0) {
+    return "holds a damaged store (no next id)";
+  }
+  if (*next_id < next_pet_id(txn, dbs)) {
+    return "holds a damaged store (its next id is behind a stored pet)";
+  }
+  ::lmdb::val key{v1_next_id_key.data(), v1_next_id_key.size()};
+  ::lmdb::dbi_del(txn, dbs.meta, key);
+  write_u64(txn, dbs.meta, schema_version_key, schema_version);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -124,27 +145,27 @@ domain::Result<void> Store::check_schema() {
       }
       meta = open_dbi(txn, meta_db, MDB_CREATE);
       write_u64(txn, meta, schema_version_key, schema_version);
-      write_u64(txn, meta, next_id_key, static_cast<std::uint64_t>(domain::first_pet_id.value));
     } else {
       check(rc, "mdb_dbi_open");
-      const auto version = read_u64(txn, meta, schema_version_key);
-      if (!version) {
-        return data_dir_error(dir, "holds a damaged store (no schema version)");
-      }
-      if (*version != schema_version) {
-        return data_dir_error(dir, "was written with schema version " + std::to_string(*version) +
-                                       "; this build reads version " +
-                                       std::to_string(schema_version));
-      }
-      const auto next_id = read_u64(txn, meta, next_id_key);
-      if (!next_id || *next_id == 0) {
-        return data_dir_error(dir, "holds a damaged store (no next id)");
-      }
+    }
+    const auto version = read_u64(txn, meta, schema_version_key);
+    if (!version) {
+      return data_dir_error(dir, "holds a damaged store (no schema version)");
+    }
+    if (*version != schema_version && *version != 1) {  // 1: migrated below
+      return data_dir_error(dir, "was written with schema version " + std::to_string(*version) +
+                                     "; this build reads version " +
+                                     std::to_string(schema_version));
     }
     const unsigned int flags = fresh ? MDB_CREATE : 0;
     dbs_ = Databases{open_dbi(txn, pets_db, flags), open_dbi(txn, pets_by_status_db, flags), meta,
                      open_dbi(txn, idempotency_db, flags),
                      open_dbi(txn, idempotency_by_time_db, flags)};
+    if (*version == 1) {
+      if (auto refused = migrate_from_v1(txn, dbs_)) {
+        return data_dir_error(dir, *refused);
+      }
+    }
     commit(guard);
     return {};
   } catch (const ::lmdb::error& e) {

@@ -1,8 +1,10 @@
 // Start-up of the LMDB repository: what it makes of the data dir it is given, and the one-line
 // errors an operator sees when it cannot use it.
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,11 +78,81 @@ TEST(LmdbOpen, RefusesADirThatIsNotWritable) {
 
 TEST(LmdbOpen, RefusesAnotherSchemaVersion) {
   const TempDir temp;
-  (void)open_repository(options_for(temp.path()));  // writes schema version 1, then closes
-  put_raw(temp.path(), "meta", "schema_version", big_endian(2));
+  (void)open_repository(options_for(temp.path()));  // writes schema version 2, then closes
+  put_raw(temp.path(), "meta", "schema_version", big_endian(3));
   const auto error = open_error(temp.path());
   EXPECT_EQ(error.message, "data dir " + temp.path().string() +
-                               " was written with schema version 2; this build reads version 1");
+                               " was written with schema version 3; this build reads version 2");
+}
+
+// as_version_1: turns the store in `dir` back into what schema version 1 wrote: the same
+// databases, with the version and (when given) the next id in meta.
+void as_version_1(const fs::path& dir, std::optional<std::uint64_t> next_id) {
+  put_raw(dir, "meta", "schema_version", big_endian(1));
+  if (next_id) {
+    put_raw(dir, "meta", "next_id", big_endian(*next_id));
+  }
+}
+
+TEST(LmdbOpen, CreatesWriteNothingToMeta) {
+  const TempDir temp;
+  {
+    const auto repository = open_repository(options_for(temp.path()));
+    for (const char* name : {"Rex", "Tom", "Kit"}) {
+      (void)create_pet(*repository, new_pet(name)).value();
+    }
+  }
+  EXPECT_EQ(count_raw(temp.path(), "meta"), 1U) << "the schema version alone";
+  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(2));
+}
+
+TEST(LmdbOpen, MigratesAVersion1StoreForwardAndGoesOnFromItsLastId) {
+  const TempDir temp;
+  {
+    const auto repository = open_repository(options_for(temp.path()));
+    for (const char* name : {"Rex", "Tom", "Kit"}) {
+      (void)create_pet(*repository, new_pet(name)).value();
+    }
+  }
+  as_version_1(temp.path(), 4);
+  {
+    const auto repository = open_repository(options_for(temp.path()));
+    EXPECT_EQ(create_pet(*repository, new_pet("Max")).value().id, domain::PetId{4});
+    EXPECT_EQ(get_now(*repository, domain::PetId{3}).value().name.value(), "Kit");
+    const auto page = list_now(*repository, {std::nullopt, std::nullopt, page_size(10)});
+    EXPECT_EQ(page.value().pets.size(), 4U);
+  }
+  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(2));
+  EXPECT_EQ(read_raw(temp.path(), "meta", "next_id"), std::nullopt);
+}
+
+TEST(LmdbOpen, MigratesAnEmptyVersion1Store) {
+  const TempDir temp;
+  (void)open_repository(options_for(temp.path()));
+  as_version_1(temp.path(), 1);
+  const auto repository = open_repository(options_for(temp.path()));
+  EXPECT_EQ(create_pet(*repository, new_pet("Rex")).value().id, domain::first_pet_id);
+}
+
+TEST(LmdbOpen, RefusesAVersion1StoreWhoseNextIdIsDamagedAndLeavesItAsItWas) {
+  struct Case {
+    std::optional<std::uint64_t> next_id;
+    std::string reason;
+  };
+  for (const auto& [next_id, reason] :
+       {Case{std::nullopt, "holds a damaged store (no next id)"},
+        Case{2, "holds a damaged store (its next id is behind a stored pet)"}}) {
+    const TempDir temp;
+    {
+      const auto repository = open_repository(options_for(temp.path()));
+      (void)create_pet(*repository, new_pet("Rex")).value();
+      (void)create_pet(*repository, new_pet("Tom")).value();
+    }
+    as_version_1(temp.path(), next_id);
+    const auto error = open_error(temp.path());
+    EXPECT_EQ(error.message, "data dir " + temp.path().string() + " " + reason);
+    EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(1)) << "not migrated";
+  }
 }
 
 TEST(LmdbOpen, RefusesAnLmdbStoreThatIsNotAPetstoreStore) {

@@ -64,29 +64,63 @@ void put_raw(const std::filesystem::path& dir, std::string_view db, std::string_
   ::mdb_env_close(env);
 }
 
-std::size_t count_raw(const std::filesystem::path& dir, std::string_view db) {
-  MDB_env* env = nullptr;
-  check(::mdb_env_create(&env), "mdb_env_create");
-  MDB_txn* txn = nullptr;
-  MDB_stat stat{};
-  try {
-    check(::mdb_env_set_maxdbs(env, 16), "mdb_env_set_maxdbs");
-    check(::mdb_env_open(env, dir.c_str(), MDB_RDONLY, 0600), "mdb_env_open");
-    check(::mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn), "mdb_txn_begin");
+namespace {
+
+// ReadOnlyEnv: the environment in a directory, opened read-only, with one read transaction.
+class ReadOnlyEnv {
+ public:
+  explicit ReadOnlyEnv(const std::filesystem::path& dir) {
+    check(::mdb_env_create(&env_), "mdb_env_create");
+    try {
+      check(::mdb_env_set_maxdbs(env_, 16), "mdb_env_set_maxdbs");
+      check(::mdb_env_open(env_, dir.c_str(), MDB_RDONLY, 0600), "mdb_env_open");
+      check(::mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn_), "mdb_txn_begin");
+    } catch (...) {
+      ::mdb_env_close(env_);
+      throw;
+    }
+  }
+  ReadOnlyEnv(const ReadOnlyEnv&) = delete;
+  ReadOnlyEnv& operator=(const ReadOnlyEnv&) = delete;
+  ~ReadOnlyEnv() {
+    ::mdb_txn_abort(txn_);
+    ::mdb_env_close(env_);
+  }
+
+  [[nodiscard]] MDB_txn* txn() const { return txn_; }
+
+  [[nodiscard]] MDB_dbi open(std::string_view db) const {
     MDB_dbi dbi = 0;
     const std::string name(db);
-    check(::mdb_dbi_open(txn, name.c_str(), 0, &dbi), "mdb_dbi_open");
-    check(::mdb_stat(txn, dbi, &stat), "mdb_stat");
-  } catch (...) {
-    if (txn != nullptr) {
-      ::mdb_txn_abort(txn);
-    }
-    ::mdb_env_close(env);
-    throw;
+    check(::mdb_dbi_open(txn_, name.c_str(), 0, &dbi), "mdb_dbi_open");
+    return dbi;
   }
-  ::mdb_txn_abort(txn);
-  ::mdb_env_close(env);
+
+ private:
+  MDB_env* env_ = nullptr;
+  MDB_txn* txn_ = nullptr;
+};
+
+}  // namespace
+
+std::size_t count_raw(const std::filesystem::path& dir, std::string_view db) {
+  const ReadOnlyEnv env(dir);
+  MDB_stat stat{};
+  check(::mdb_stat(env.txn(), env.open(db), &stat), "mdb_stat");
   return stat.ms_entries;
+}
+
+std::optional<std::string> read_raw(const std::filesystem::path& dir, std::string_view db,
+                                    std::string_view key) {
+  const ReadOnlyEnv env(dir);
+  MDB_val k{key.size(), const_cast<char*>(key.data())};
+  MDB_val v{};
+  const int rc = ::mdb_get(env.txn(), env.open(db), &k, &v);
+  if (rc == MDB_NOTFOUND) {
+    return std::nullopt;
+  }
+  check(rc, "mdb_get");
+  return std::string(static_cast<const char*>(v.mv_data), v.mv_size);
 }
 
 std::string big_endian(std::uint64_t value) {

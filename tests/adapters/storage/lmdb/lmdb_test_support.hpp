@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,11 @@ void put_raw(const std::filesystem::path& dir, std::string_view db, std::string_
 // count_raw: how many entries the named database of the environment in `dir` holds (which must
 // not be open in this process).
 [[nodiscard]] std::size_t count_raw(const std::filesystem::path& dir, std::string_view db);
+
+// read_raw: the value of `key` in the named database of the environment in `dir` (which must not
+// be open in this process), nullopt when there is none.
+[[nodiscard]] std::optional<std::string> read_raw(const std::filesystem::path& dir,
+                                                  std::string_view db, std::string_view key);
 
 // big_endian: the 8-byte big-endian form the adapter uses for ids and meta numbers.
 [[nodiscard]] std::string big_endian(std::uint64_t value);
