@@ -90,6 +90,9 @@ class Reader {
 }  // namespace
 
 JsonMediaType classify_json_media_type(std::string_view content_type) {
+  if (content_type == "application/json") {
+    return JsonMediaType::json;  // what nearly every client sends: no parse
+  }
   Reader reader(content_type);
   reader.skip_whitespace();
   const auto type = reader.token();
