@@ -1,30 +1,42 @@
 # shellcheck shell=bash disable=SC2154  # the variables are bench/run's (below)
-# Sourced by bench/run: the measurements. A wrk run against a server with its CPU time (measure),
-# the disk's fdatasync rate and LMDB alone beside R3 (fdatasync_rate, measure_sync_baselines),
-# peak RSS (peak_rss_kib) and instructions per request under callgrind (callgrind_measure).
-# Function definitions only; the wrk figures are read by bench/lib/wrk.bash's functions and
-# callgrind_measure sends with send_requests (bench/lib/servers.bash).
-# Expects: $results (the results file, one tab-separated line a run: see measure; bench/lib/charts
-# reads it), $seconds (a wrk run's length), $clk_tck (getconf CLK_TCK), $work (R3's LMDB
-# directory is $work/lmdb) and $commit_bench (build/bench's petstore_lmdb_commit_bench).
+# Sourced by bench/run and bench/cores: the measurements. A wrk run against a server with its CPU
+# time (measure), the disk's fdatasync rate and LMDB alone beside R3 (fdatasync_rate,
+# measure_sync_baselines), peak RSS (peak_rss_kib) and instructions per request under callgrind
+# (callgrind_measure). Function definitions only; the wrk figures are read by bench/lib/wrk.bash's
+# functions and callgrind_measure sends with send_requests (bench/lib/servers.bash). Expects:
+# $script_name (the prefix of messages), $results (the results file, one tab-separated line a run:
+# see measure; bench/lib/charts reads it), $seconds (a wrk run's length), $clk_tck (getconf
+# CLK_TCK), $work (R3's LMDB directory is $work/lmdb) and $commit_bench (build/bench's
+# petstore_lmdb_commit_bench); optionally $wrk_cpus (default 1) and $wrk_threads (default 1), which
+# bench/cores sets.
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# cpu_ticks PID: the user and system time of PID and its children (nginx's workers), in ticks.
+cpu_ticks() {
+  local stats=("/proc/$1/stat") child
+  for child in $(ps -o pid= --ppid "$1" || true); do
+    stats+=("/proc/$child/stat")
+  done
+  awk '{ t += $14 + $15 } END { print t }' "${stats[@]}"
+}
 
-# measure SCENARIO CONNECTIONS ROUND SERVER PID ORIGIN SCRIPT [READER_PID]: one wrk run on CPU 1;
-# appends scenario, connections, round, server, req/s, p50 us, p99 us, server CPU us per request,
-# and the CPU us per request of READER_PID, the server's log reader (0 without one).
+# measure SCENARIO CONNECTIONS ROUND SERVER PID ORIGIN SCRIPT [READER_PID]: one wrk run on
+# $wrk_cpus with $wrk_threads threads; appends scenario, connections, round, server, req/s, p50 us,
+# p99 us, server CPU us per request, the CPU us per request of READER_PID, the server's log reader
+# (0 without one), and wrk's own CPU us per request.
 measure() {
   local scenario=$1 connections=$2 round=$3 server=$4 server_pid=$5 target=$6 script=$7
   local reader=${8:-}
   local before after reader_before=0 reader_after=0 out requests rps p50 p99 cpu reader_cpu
+  local wrk_seconds wrk_cpu TIMEFORMAT='%U %S'  # bash's `time`: wrk's user and system seconds
   [ -z "$reader" ] || reader_before=$(cpu_ticks "$reader")
   before=$(cpu_ticks "$server_pid")
-  out=$(taskset -c 1 wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$script" \
-    "$target/v1/pets?limit=20")
+  out=$({ time taskset -c "${wrk_cpus:-1}" wrk -t"${wrk_threads:-1}" -c"$connections" \
+    -d"${seconds}s" --latency -s "$script" "$target/v1/pets?limit=20" 2>&1; } 2>"$work/wrk.time")
+  wrk_seconds=$(tail -1 "$work/wrk.time")
   after=$(cpu_ticks "$server_pid")
   [ -z "$reader" ] || reader_after=$(cpu_ticks "$reader")
   if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
-    echo "bench/run: $scenario $server c=$connections had errors:" >&2
+    echo "$script_name: $scenario $server c=$connections had errors:" >&2
     echo "$out" >&2
     exit 1
   fi
@@ -35,10 +47,13 @@ measure() {
   cpu=$(awk -v t=$((after - before)) -v h="$clk_tck" -v n="$requests" 'BEGIN { printf "%.2f", t * 1e6 / h / n }')
   reader_cpu=$(awk -v t=$((reader_after - reader_before)) -v h="$clk_tck" -v n="$requests" \
     'BEGIN { printf "%.2f", t * 1e6 / h / n }')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scenario" "$connections" "$round" "$server" \
-    "$rps" "$p50" "$p99" "$cpu" "$reader_cpu" >>"$results"
-  printf 'bench/run: round %s %-6s c=%-3s %-8s %9.0f req/s  p50 %6s us  p99 %6s us  %6s us CPU/req' \
-    "$round" "$scenario" "$connections" "$server" "$rps" "$p50" "$p99" "$cpu" >&2
+  wrk_cpu=$(awk -v n="$requests" -v t="$wrk_seconds" \
+    'BEGIN { split(t, s, " "); printf "%.2f", (s[1] + s[2]) * 1e6 / n }')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scenario" "$connections" "$round" \
+    "$server" "$rps" "$p50" "$p99" "$cpu" "$reader_cpu" "$wrk_cpu" >>"$results"
+  printf '%s: round %s %-6s c=%-3s %-12s %9.0f req/s  p50 %6s us  p99 %6s us  %6s us CPU/req (wrk %s)' \
+    "$script_name" "$round" "$scenario" "$connections" "$server" "$rps" "$p50" "$p99" "$cpu" \
+    "$wrk_cpu" >&2
   [ -z "$reader" ] || printf ' (and %s us its log reader)' "$reader_cpu" >&2
   echo >&2
 }

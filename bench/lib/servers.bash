@@ -1,13 +1,15 @@
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are bench/run's (below)
-# Sourced by bench/run: the servers it measures and what feeds them. Builds the --baseline
-# revision (build_baseline); starts petstore (start_petstore), nginx with its config (start_nginx)
-# and both under callgrind (start_callgrind_petstore, start_callgrind_nginx); stops them (stop);
-# sends requests with node (send_requests); free_port. Function definitions only.
+# Sourced by bench/run and bench/cores: the servers they measure and what feeds them. Builds the
+# --baseline revision (build_baseline); starts petstore (start_petstore), nginx with its config
+# (start_nginx) and both under callgrind (start_callgrind_petstore, start_callgrind_nginx); stops
+# them (stop); sends requests with node (send_requests); free_port. Function definitions only.
 # Expects: $work (the run's directory: keys, logs, nginx's files), $binary (this tree's petstore),
 # $lock (the build lock), $baseline_rev, $baseline_commit, $baseline_short, $baseline_src,
-# $PETSTORE_BENCH_KEY, and for start_nginx $r1_origin (whose page nginx serves). Every process
-# started is added to the array $started, which bench/run's cleanup kills; build_baseline sets
-# $baseline_worktree_added, which cleanup reads.
+# $PETSTORE_BENCH_KEY, and for start_nginx $r1_origin (whose page nginx serves); optionally
+# $server_cpus (the CPUs servers run on, default 0), $server_threads (petstore's --threads, default
+# 1) and $nginx_workers (default 1), which bench/cores sets. Every process started is added to the
+# array $started, which bench/run's cleanup kills; build_baseline sets $baseline_worktree_added,
+# which cleanup reads.
 
 # build_baseline: checks $baseline_commit out in a detached worktree at $baseline_src (added, or
 # moved there when it is a worktree at another commit), builds its petstore target in Release
@@ -47,8 +49,8 @@ build_baseline() {
 }
 
 # start_petstore [--binary FILE] [--log-level L] [--log-pipe] NAME ARGS...: starts petstore (this
-# tree's, or FILE) on CPU 0 with one thread, logging at L (default warn) on a stdout that is a file,
-# or with --log-pipe a FIFO read by `cat >/dev/null` on CPU 0 once the first line is kept (sets
+# tree's, or FILE) on $server_cpus with $server_threads threads, logging at L (default warn) on a stdout that is a file,
+# or with --log-pipe a FIFO read by `cat >/dev/null` on the same CPUs once the first line is kept (sets
 # $reader_pid); sets $pid and $origin.
 start_petstore() {
   local server=$binary level=warn log_pipe=0
@@ -69,12 +71,13 @@ start_petstore() {
     mkfifo "$out"
     : >"$work/$name.out"  # polled below before the reader has opened it
     # shellcheck disable=SC2016 # $1 is the inner shell's
-    taskset -c 0 sh -c 'sed -n "/listening on/{p;q;}" >"$1"; exec cat >/dev/null' sh \
+    taskset -c "${server_cpus:-0}" sh -c 'sed -n "/listening on/{p;q;}" >"$1"; exec cat >/dev/null' sh \
       "$work/$name.out" <"$out" &
     reader_pid=$!
     started+=("$reader_pid")
   fi
-  taskset -c 0 "$server" serve --threads 1 --log-level "$level" --listen 127.0.0.1:0 \
+  taskset -c "${server_cpus:-0}" "$server" serve --threads "${server_threads:-1}" \
+    --log-level "$level" --listen 127.0.0.1:0 \
     --api-keys "$work/keys" "$@" >"$out" 2>"$work/$name.err" &
   pid=$!
   started+=("$pid")
@@ -83,7 +86,7 @@ start_petstore() {
     [ -n "$origin" ] && return 0
     sleep 0.1
   done
-  echo "bench/run: $name did not start: $(cat "$work/$name.err")" >&2
+  echo "$script_name: $name did not start: $(cat "$work/$name.err")" >&2
   exit 1
 }
 
@@ -101,7 +104,8 @@ send_requests() {  # ORIGIN METHOD PATH COUNT CONNECTIONS EXPECTED_STATUS
 }
 
 # start_nginx NAME ACCESS_LOG: nginx with its files in $work/NAME: one process (no master) on
-# CPU 0, the access_log directive's ACCESS_LOG ("off", or a file and its buffering), the key
+# $server_cpus, or a master and $nginx_workers workers when that is above 1 (as this user, who can
+# read $work), the access_log directive's ACCESS_LOG ("off", or a file and its buffering), the key
 # checked in its config, the page petstore serves ($r1_origin's) as a static file, and a canned 201
 # for POST; sets $nginx_pid and $nginx_origin.
 start_nginx() {
@@ -112,8 +116,9 @@ start_nginx() {
     >"$dir/page.json"
   cat >"$dir/nginx.conf" <<CONF
 daemon off;
-master_process off;
-worker_processes 1;
+master_process $([ "${nginx_workers:-1}" -gt 1 ] && echo on || echo off);
+worker_processes ${nginx_workers:-1};
+user $(id -un);
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 4096; }
@@ -141,7 +146,7 @@ http {
   }
 }
 CONF
-  taskset -c 0 nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" 2>>"$dir/error.log" &
+  taskset -c "${server_cpus:-0}" nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" 2>>"$dir/error.log" &
   nginx_pid=$!
   started+=("$nginx_pid")
   nginx_origin=http://127.0.0.1:$port
