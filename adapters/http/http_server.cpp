@@ -1,12 +1,15 @@
 #include "adapters/http/http_server.hpp"
 
+#include <algorithm>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -71,7 +74,8 @@ class BeastHttpServer final : public HttpServer {
       : options_(options),
         router_(router),
         tls_(std::move(tls)),
-        accept_strand_(asio::make_strand(context_)),
+        contexts_(make_contexts(options.threads)),
+        accept_strand_(asio::make_strand(*contexts_.front())),
         acceptor_(accept_strand_),
         registry_(options.limits.max_connections) {}
 
@@ -103,9 +107,10 @@ class BeastHttpServer final : public HttpServer {
 
   void run_threads() {
     asio::co_spawn(accept_strand_, accept_loop(), asio::detached);
-    const unsigned count = std::max(1U, options_.threads);
-    for (unsigned i = 0; i < count; ++i) {
-      threads_.emplace_back([this] { context_.run(); });
+    for (const auto& context : contexts_) {
+      // Until stop(): a context that holds no connection yet must not end its thread.
+      keep_running_.push_back(asio::make_work_guard(*context));
+      threads_.emplace_back([&context = *context] { context.run(); });
     }
   }
 
@@ -137,12 +142,15 @@ class BeastHttpServer final : public HttpServer {
   // HttpServer
   void stop() override {
     const std::lock_guard lock(stop_mutex_);
-    context_.stop();
+    for (const auto& context : contexts_) {
+      context->stop();
+    }
     for (auto& thread : threads_) {
       thread.join();
     }
     threads_.clear();
-    // No thread runs the context now, so its sockets may be closed from here.
+    keep_running_.clear();
+    // No thread runs a context now, so their sockets may be closed from here.
     boost::system::error_code ignored;
     acceptor_.close(ignored);
     registry_.close_all();
@@ -157,13 +165,23 @@ class BeastHttpServer final : public HttpServer {
     return SessionContext{router_, options_.limits, registry_, options_.observer};
   }
 
-  // connection_executor: where a connection's handlers run. With one thread they run one at a
-  // time anyway, and a strand would only add a queue to every completion.
-  asio::any_io_executor connection_executor() {
-    if (options_.threads <= 1) {
-      return context_.get_executor();
+  // One io_context a thread, each run by its own thread alone, connections dealt to them in turn:
+  // a connection's handlers run one at a time without a strand, and the threads share no queue.
+  // (One io_context run by every thread, a strand a connection, doubled the CPU a request took
+  // with two threads: docs/benchmarks.md, "Both cores".) Concurrency hint 1: one thread runs it.
+  static std::vector<std::unique_ptr<asio::io_context>> make_contexts(unsigned threads) {
+    std::vector<std::unique_ptr<asio::io_context>> contexts;
+    for (unsigned i = 0; i < std::max(1U, threads); ++i) {
+      contexts.push_back(std::make_unique<asio::io_context>(1));
     }
-    return asio::make_strand(context_);
+    return contexts;
+  }
+
+  // connection_executor: the next context in turn; called by the accept loop alone.
+  asio::any_io_executor connection_executor() {
+    auto& context = *contexts_[next_context_];
+    next_context_ = (next_context_ + 1) % contexts_.size();
+    return context.get_executor();
   }
 
   asio::awaitable<void> accept_loop() {
@@ -175,7 +193,7 @@ class BeastHttpServer final : public HttpServer {
       }
       if (error) {
         // Out of file descriptors, most likely: let some connections close before trying again.
-        asio::steady_timer pause(context_, std::chrono::milliseconds(50));
+        asio::steady_timer pause(accept_strand_, std::chrono::milliseconds(50));
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
         continue;
       }
@@ -241,12 +259,14 @@ class BeastHttpServer final : public HttpServer {
   const HttpServerOptions options_;
   const Router& router_;
   std::unique_ptr<TlsContext> tls_;
-  asio::io_context context_;
-  // The acceptor's strand: accepts and drain's close never overlap.
+  std::vector<std::unique_ptr<asio::io_context>> contexts_;
+  std::size_t next_context_ = 0;  // the accept loop's
+  // The acceptor's strand (on the first context): accepts and drain's close never overlap.
   asio::strand<asio::io_context::executor_type> accept_strand_;
   Tcp::acceptor acceptor_;
-  // After the io_context: the connections it still holds must close before the context goes.
+  // After the io_contexts: the connections they still hold must close before the contexts go.
   ConnectionRegistry registry_;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running_;
   std::vector<std::thread> threads_;
   std::mutex stop_mutex_;
 };

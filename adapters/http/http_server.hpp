@@ -1,7 +1,7 @@
 #pragma once
-// HttpServer: serves a Router over HTTP/1.1 with keep-alive and pipelining, on an io_context run
-// by several threads. The limits and timeouts of contract section 2 are its options. Beast and
-// Asio stay inside its .cpp files; callers see only this interface.
+// HttpServer: serves a Router over HTTP/1.1 with keep-alive and pipelining, on one io_context
+// per thread, each connection on one of them. The limits and timeouts of contract section 2 are
+// its options. Beast and Asio stay inside its .cpp files; callers see only this interface.
 
 #include <chrono>
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // ResponseSlot: where one request's response arrives, from any thread, exactly once, for the
-// connection's coroutine to take on its own strand. Every request gets its own slot (a slot is
+// connection's coroutine to take on its own executor. Every request gets its own slot (a slot is
 // reused only once nothing else holds it), so a late answer can never land in a later request.
 // responder() is the one way a response comes back, whether the router answers at once or
 // storage answers later:
@@ -61,7 +61,7 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   }
 
   // wait: the response, once the responder has been called, or 503 once `deadline` has passed
-  // without one. `timer` belongs to the calling coroutine and runs on its strand; while the wait
+  // without one. `timer` belongs to the calling coroutine and runs on its executor; while the wait
   // lasts, a response wakes it.
   boost::asio::awaitable<HttpResponse> wait(boost::asio::steady_timer& timer,
                                             std::chrono::milliseconds deadline) {

@@ -44,7 +44,8 @@ struct SessionContext {
   HttpObserver* observer = nullptr;
 };
 
-// ConnectionState: what the session shares with close_if_idle, touched on the strand only.
+// ConnectionState: what the session shares with close_if_idle, touched on the connection's
+// executor only (one thread).
 struct ConnectionState {
   bool idle = true;
   std::string client_address;  // set once, before the session starts
