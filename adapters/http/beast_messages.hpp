@@ -3,9 +3,12 @@
 // gives when a request cannot be read. Responses go out through write_response (response_wire).
 // Only the Beast translation units include it.
 
+#include <memory_resource>
 #include <optional>
+#include <string>
 #include <string_view>
 
+#include <boost/beast/http/fields.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/system/error_code.hpp>
@@ -14,7 +17,14 @@
 
 namespace petstore::adapters::http {
 
-using BeastRequest = boost::beast::http::request<boost::beast::http::string_body>;
+// A request's fields and body come from a memory resource the session gives each request (an
+// arena over the connection's own bytes, so a usual request costs no heap allocation at all, where
+// Beast's default allocator costs one per field); elsewhere, the default resource (the heap).
+using RequestAllocator = std::pmr::polymorphic_allocator<char>;
+using RequestBody =
+    boost::beast::http::basic_string_body<char, std::char_traits<char>, RequestAllocator>;
+using RequestFields = boost::beast::http::basic_fields<RequestAllocator>;
+using BeastRequest = boost::beast::http::request<RequestBody, RequestFields>;
 
 // to_http_request: views into `request`, which must outlive the result.
 [[nodiscard]] HttpRequest to_http_request(const BeastRequest& request);

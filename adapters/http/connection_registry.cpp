@@ -6,7 +6,7 @@ namespace petstore::adapters::http {
 
 bool ConnectionRegistry::add(const std::shared_ptr<ConnectionControl>& connection) {
   const std::lock_guard lock(mutex_);
-  if (draining_ || connections_.size() >= max_) {
+  if (draining_.load(std::memory_order_relaxed) || connections_.size() >= max_) {
     return false;
   }
   connections_.insert(connection);
@@ -21,10 +21,7 @@ void ConnectionRegistry::remove(const std::shared_ptr<ConnectionControl>& connec
   }
 }
 
-bool ConnectionRegistry::draining() const {
-  const std::lock_guard lock(mutex_);
-  return draining_;
-}
+bool ConnectionRegistry::draining() const { return draining_.load(std::memory_order_acquire); }
 
 std::size_t ConnectionRegistry::size() const {
   const std::lock_guard lock(mutex_);
@@ -35,7 +32,7 @@ void ConnectionRegistry::drain() {
   std::vector<std::shared_ptr<ConnectionControl>> open;
   {
     const std::lock_guard lock(mutex_);
-    draining_ = true;
+    draining_.store(true, std::memory_order_release);
     open.assign(connections_.begin(), connections_.end());
   }
   // Outside the lock: a connection that closes at once removes itself.
@@ -48,7 +45,7 @@ void ConnectionRegistry::close_all() {
   std::vector<std::shared_ptr<ConnectionControl>> open;
   {
     const std::lock_guard lock(mutex_);
-    draining_ = true;
+    draining_.store(true, std::memory_order_release);
     open.assign(connections_.begin(), connections_.end());
   }
   for (const auto& connection : open) {

@@ -14,9 +14,9 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
+#include "adapters/http/deadline_stream.hpp"
 #include "adapters/http/session.hpp"
 #include "adapters/http/tls_context.hpp"
 
@@ -26,7 +26,7 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 using Tcp = asio::ip::tcp;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+using TlsStream = beast::ssl_stream<DeadlineStream>;
 
 constexpr std::chrono::seconds tls_shutdown_timeout{2};
 
@@ -203,7 +203,7 @@ class BeastHttpServer final : public HttpServer {
         start(std::make_shared<Connection<TlsStream>>(std::move(tls_context), std::move(socket),
                                                       context));
       } else {
-        start(std::make_shared<Connection<beast::tcp_stream>>(nullptr, std::move(socket)));
+        start(std::make_shared<Connection<DeadlineStream>>(nullptr, std::move(socket)));
       }
     }
   }
@@ -235,7 +235,7 @@ class BeastHttpServer final : public HttpServer {
                    });
   }
 
-  asio::awaitable<void> serve(std::shared_ptr<Connection<beast::tcp_stream>> connection) {
+  asio::awaitable<void> serve(std::shared_ptr<Connection<DeadlineStream>> connection) {
     auto& stream = connection->stream();
     co_await serve_connection(stream, connection->state(), session_context());
     boost::system::error_code ignored;

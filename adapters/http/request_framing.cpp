@@ -15,6 +15,7 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http/error.hpp>
+#include <boost/beast/http/rfc7230.hpp>
 #include <boost/url/parse.hpp>
 
 #include "adapters/http/ascii.hpp"
@@ -103,20 +104,72 @@ bool is_valid_host(std::string_view value) {
   return authority && !authority->has_userinfo() && !authority->host().empty();
 }
 
-std::optional<HttpResponse> refuse_host(const BeastRequest& head) {
-  const auto hosts = head.count(bhttp::field::host);
-  if (hosts > 1) {
+// HeadFields: the fields check_head looks at, first values only (Host is also counted).
+struct HeadFields {
+  std::size_t hosts = 0;
+  std::string_view host;
+  bool transfer_encoding = false;
+  std::optional<std::string_view> connection;
+  std::optional<std::string_view> expect;
+  std::optional<std::string_view> request_id;
+};
+
+HeadFields scan_head(const BeastRequest& head) {
+  HeadFields found;
+  const auto first = [](std::optional<std::string_view>& taken, std::string_view value) {
+    if (!taken) {
+      taken = value;
+    }
+  };
+  for (const auto& field : head) {
+    switch (field.name()) {
+      case bhttp::field::host:
+        if (found.hosts++ == 0) {
+          found.host = field.value();
+        }
+        break;
+      case bhttp::field::transfer_encoding:
+        found.transfer_encoding = true;
+        break;
+      case bhttp::field::connection:
+        first(found.connection, field.value());
+        break;
+      case bhttp::field::expect:
+        first(found.expect, field.value());
+        break;
+      case bhttp::field::unknown:
+        if (equals_ignoring_case(field.name_string(), "X-Request-Id")) {
+          first(found.request_id, field.value());
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return found;
+}
+
+std::optional<HttpResponse> refuse_host(const HeadFields& fields, unsigned version) {
+  if (fields.hosts > 1) {
     return refusal(400, "invalid_parameter", "the request has more than one Host header");
   }
-  if (hosts == 0) {
-    return head.version() >= 11
+  if (fields.hosts == 0) {
+    return version >= 11
                ? refusal(400, "invalid_parameter", "an HTTP/1.1 request needs a Host header")
                : std::optional<HttpResponse>{};
   }
-  if (!is_valid_host(head.at(bhttp::field::host))) {
+  if (!is_valid_host(fields.host)) {
     return refusal(400, "invalid_parameter", "the Host header is not a valid host and port");
   }
   return std::nullopt;
+}
+
+// wants_keep_alive: the client's wish, as Beast's keep_alive() reads the first Connection field.
+bool wants_keep_alive(const HeadFields& fields, unsigned version) {
+  if (version < 11) {
+    return fields.connection && bhttp::token_list{*fields.connection}.exists("keep-alive");
+  }
+  return !fields.connection || !bhttp::token_list{*fields.connection}.exists("close");
 }
 
 }  // namespace
@@ -161,17 +214,21 @@ void skip_empty_lines(boost::beast::flat_buffer& buffer) {
 }
 
 HeadVerdict check_head(const BeastRequest& head) {
-  if (auto refused = refuse_host(head)) {
-    return {std::move(refused), true};
+  const HeadFields fields = scan_head(head);
+  HeadVerdict verdict;
+  verdict.keep_alive = wants_keep_alive(fields, head.version());
+  verdict.expects_continue =
+      head.version() >= 11 && fields.expect && equals_ignoring_case(*fields.expect, "100-continue");
+  verdict.request_id = fields.request_id;
+  if (auto refused = refuse_host(fields, head.version())) {
+    verdict.refusal = std::move(refused);
+    verdict.close_after = true;
+  } else if (fields.transfer_encoding) {
+    verdict.refusal = refuse_transfer_codings(transfer_codings(head));
+    // RFC 9112 section 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
+    verdict.close_after = verdict.refusal.has_value() || head.version() < 11;
   }
-  if (head.find(bhttp::field::transfer_encoding) == head.end()) {
-    return {};
-  }
-  if (auto refused = refuse_transfer_codings(transfer_codings(head))) {
-    return {std::move(refused), true};
-  }
-  // RFC 9112 section 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
-  return {std::nullopt, head.version() < 11};
+  return verdict;
 }
 
 std::size_t field_count(const BeastRequest& request) {

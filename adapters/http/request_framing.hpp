@@ -7,7 +7,10 @@
 // Only the Beast translation units include it.
 
 #include <cstddef>
+#include <memory_resource>
 #include <optional>
+#include <string_view>
+#include <tuple>
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -19,7 +22,14 @@
 
 namespace petstore::adapters::http {
 
-using RequestParser = boost::beast::http::request_parser<boost::beast::http::string_body>;
+using RequestParser = boost::beast::http::parser<true, RequestBody, RequestAllocator>;
+
+// request_parser: a parser whose request allocates from `memory` (which must outlive it).
+[[nodiscard]] inline RequestParser request_parser(std::pmr::memory_resource& memory) {
+  const RequestAllocator allocator(&memory);
+  return RequestParser(std::piecewise_construct, std::make_tuple(allocator),
+                       std::make_tuple(allocator));
+}
 
 // The longest chunk-size line, extensions included, that a chunked body may carry.
 inline constexpr std::size_t max_chunk_line_bytes = 4096;
@@ -47,15 +57,25 @@ inline constexpr std::size_t read_chunk_bytes = 65536;
 void skip_empty_lines(boost::beast::flat_buffer& buffer);
 
 // HeadVerdict: what the head alone decides. A refusal is sent and the connection closed without
-// reading the body; `close_after` serves the request, then closes the connection.
+// reading the body; `close_after` serves the request, then closes the connection (suspect
+// framing). The rest is what the session asks of the head, found in the same pass over its
+// fields: `keep_alive`, the client's wish (RFC 9112 section 9.3: HTTP/1.1 unless the first
+// Connection field says close, HTTP/1.0 only if it says keep-alive, as Beast's keep_alive());
+// `expects_continue`, an HTTP/1.1 client waiting for a 100 before its body (Expect:
+// 100-continue); `request_id`, the first X-Request-Id field (a view into the head).
 struct HeadVerdict {
   std::optional<HttpResponse> refusal;
   bool close_after = false;
+  bool keep_alive = false;
+  bool expects_continue = false;
+  std::optional<std::string_view> request_id;
 };
 
 // check_head: RFC 9112's rules for Host (section 3.2: exactly one, valid; required in HTTP/1.1)
 // and Transfer-Encoding (section 6.1: chunked last and once, no other coding; on HTTP/1.0 the
 // framing is suspect, so the connection closes after the answer). An unknown coding is 501.
+// One pass over the fields in the order they came: a lookup by name in Beast's index costs a
+// case-insensitive search each, and this runs for every request.
 [[nodiscard]] HeadVerdict check_head(const BeastRequest& head);
 
 // drop_trailer_fields: removes the fields a chunked body's trailer section added after the

@@ -4,11 +4,15 @@
 // pipelining safe and bounds what a connection buffers to one request and one response.
 // Every read has a deadline: idle keep-alive, headers, body; every write too.
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -25,7 +29,6 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include "adapters/http/ascii.hpp"
 #include "adapters/http/beast_messages.hpp"
 #include "adapters/http/connection_registry.hpp"
 #include "adapters/http/http_server.hpp"
@@ -53,25 +56,34 @@ struct ConnectionState {
 
 namespace session_detail {
 
+// The coroutines of this file called by serve_connection take their parameters by reference, and
+// none co_awaits inside a conditional expression: g++ 12 mishandles both.
 inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitable);
+
+// The bytes a connection keeps for its requests' fields and body: a usual request (a few fields
+// and a small body) fits, so it costs no heap allocation; a larger one takes the rest from the
+// heap, given back when it has been answered.
+inline constexpr std::size_t request_arena_bytes = 2048;
 
 // Past this, a connection's response buffer is given back after the write (a /docs script, say)
 // rather than kept for the rest of the connection.
 inline constexpr std::size_t kept_response_buffer = std::size_t{64} * 1024;
 
-// write_bytes: sends `bytes` within the write timeout; false when the client is gone.
-// (Parameters are references: g++ 12 mishandles by-value coroutine parameters and co_await inside
-// conditional expressions, so this file avoids both.)
+// write_bytes: sends `bytes` within the write timeout. Not a coroutine itself (Asio's write is
+// the one awaited), so a response nests one coroutine frame less: with the answer's and the
+// write's frames alone alive, Asio's per-thread cache of two freed frames serves every request.
 template <class Stream>
-boost::asio::awaitable<bool> write_bytes(Stream& stream, const SessionContext& context,
-                                         std::string& bytes) {
+boost::asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_bytes(
+    Stream& stream, const SessionContext& context, const std::string& bytes) {
   boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
-  const auto [error, written] =
-      co_await boost::asio::async_write(stream, boost::asio::buffer(bytes), use_tuple);
+  return boost::asio::async_write(stream, boost::asio::buffer(bytes), use_tuple);
+}
+
+// release_large: gives back a response buffer past kept_response_buffer once it has been sent.
+inline void release_large(std::string& bytes) {
   if (bytes.capacity() > kept_response_buffer) {
     std::string().swap(bytes);
   }
-  co_return !error;
 }
 
 // send_continue: the interim 100 response of a client that waits for it before sending its body
@@ -83,12 +95,6 @@ boost::asio::awaitable<bool> send_continue(Stream& stream, const SessionContext&
   boost::beast::get_lowest_layer(stream).expires_after(context.limits.write_timeout);
   const auto [error, written] = co_await bhttp::async_write(stream, interim, use_tuple);
   co_return !error;
-}
-
-inline bool expects_continue(const BeastRequest& head) {
-  const auto expect = head.find(boost::beast::http::field::expect);
-  return head.version() >= 11 && expect != head.end() &&
-         equals_ignoring_case(expect->value(), "100-continue");
 }
 
 // ExchangeWatch: times one request and tells the observer when it started and how it ended.
@@ -155,15 +161,6 @@ boost::asio::awaitable<boost::system::error_code> read_request(Stream& stream,
   }
 }
 
-// sent_request_id: the first X-Request-Id field of `request`, if any.
-inline std::optional<std::string_view> sent_request_id(const BeastRequest& request) {
-  const auto found = request.find("X-Request-Id");
-  if (found == request.end()) {
-    return std::nullopt;
-  }
-  return std::string_view(found->value());
-}
-
 // await_request: waits until the first byte of a request is buffered (empty lines before it are
 // dropped); false when the connection should end instead: closed, timed out, or draining.
 template <class Stream>
@@ -198,6 +195,8 @@ struct RequestRead {
   boost::system::error_code error;      // it could not be read (answered when the error says so)
   std::optional<HttpResponse> refusal;  // its head was refused: answer, then close
   bool close_after = false;             // serve it, then close the connection
+  bool keep_alive = false;              // the client's wish (HeadVerdict::keep_alive)
+  std::optional<std::string_view> request_id;  // the client's X-Request-Id, a view into the head
 };
 
 // read_checked_request: the head, checked (check_head; with Expect: 100-continue also the
@@ -210,17 +209,24 @@ boost::asio::awaitable<RequestRead> read_checked_request(
   auto& socket_layer = boost::beast::get_lowest_layer(stream);
   socket_layer.expires_after(context.limits.header_timeout);
   RequestRead read;
-  read.error = co_await read_request(stream, context, buffer, parser, false);
+  // The head and the body are usually buffered already: parsed here, no coroutine frame is
+  // allocated for read_request.
+  read.error = feed_parser(parser, buffer, false, context.limits.header_bytes);
+  if (read.error == boost::beast::http::error::need_more) {
+    read.error = co_await read_request(stream, context, buffer, parser, false);
+  }
   if (read.error) {
     co_return read;
   }
   HeadVerdict verdict = check_head(parser.get());
   read.close_after = verdict.close_after;
+  read.keep_alive = verdict.keep_alive;
+  read.request_id = verdict.request_id;
   read.refusal = std::move(verdict.refusal);
   if (read.refusal || parser.is_done()) {
     co_return read;
   }
-  if (expects_continue(parser.get())) {
+  if (verdict.expects_continue) {
     HttpRequest head = to_http_request(parser.get());
     head.client_address = state.client_address;
     head.accepted_key = &accepted_key;
@@ -236,7 +242,10 @@ boost::asio::awaitable<RequestRead> read_checked_request(
   }
   const std::size_t head_fields = field_count(parser.get());
   socket_layer.expires_after(context.limits.body_timeout);
-  read.error = co_await read_request(stream, context, buffer, parser, true);
+  read.error = feed_parser(parser, buffer, true, context.limits.header_bytes);
+  if (read.error == boost::beast::http::error::need_more) {
+    read.error = co_await read_request(stream, context, buffer, parser, true);
+  }
   if (!read.error && drop_trailer_fields(parser.get(), head_fields) > context.limits.header_bytes) {
     read.error = boost::beast::http::error::header_limit;
   }
@@ -244,19 +253,21 @@ boost::asio::awaitable<RequestRead> read_checked_request(
 }
 
 // send_final: writes `response`, the last on this connection, and reports it. `request` is the
-// head it answers, or null when no head could be read.
+// head it answers, or null when none can be (`read` still has the client's request id when the
+// head was read and the body was not).
 template <class Stream>
 boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& context,
                                         const ConnectionState& state, std::string& wire,
-                                        HttpResponse& response, const BeastRequest* request) {
+                                        HttpResponse& response, const BeastRequest* request,
+                                        const RequestRead& read) {
   const ExchangeWatch watch(context.observer);
-  const std::string_view request_id = response.set_header(
-      "X-Request-Id",
-      request != nullptr ? request_id_for(sent_request_id(*request)) : new_request_id());
+  const std::string_view request_id =
+      response.set_header("X-Request-Id", request_id_for(read.request_id));
   const bool head = request != nullptr && request->method() == boost::beast::http::verb::head;
   const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head};
   write_response(wire, response, framing);
   co_await write_bytes(stream, context, wire);
+  release_large(wire);
   RequestFacts facts;
   facts.client_address = state.client_address;
   watch.finished(request_id, request != nullptr ? request->method_string() : "", facts, response,
@@ -264,8 +275,8 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
 }
 
 // answer: routes `request`, waits for its response in a slot of its own (at most the storage
-// timeout), and writes it; true when the connection may carry another request. `may_continue`
-// false closes it after this response whatever the client asked (suspect framing).
+// timeout), and writes it; true when the connection may carry another request (`read` says
+// whether the client wants that and whether the framing allows it).
 template <class Stream>
 boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& context,
                                     std::string& wire, const BeastRequest& request,
@@ -273,8 +284,10 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
                                     application::AcceptedKeyMemo& accepted_key,
                                     std::shared_ptr<ResponseSlot>& spare_slot,
                                     boost::asio::steady_timer& storage_timer,
-                                    const bool& may_continue) {
+                                    const RequestRead& read) {
   const ExchangeWatch watch(context.observer);
+  // The client owes nothing while its request is answered (storage has a deadline of its own).
+  boost::beast::get_lowest_layer(stream).expires_never();
   HttpRequest plain = to_http_request(request);
   plain.client_address = state.client_address;
   plain.accepted_key = &accepted_key;
@@ -286,14 +299,16 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   } else {
     response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
   }
-  const bool keep_alive = may_continue && request.keep_alive() && !context.registry.draining();
+  const bool keep_alive = !read.close_after && read.keep_alive && !context.registry.draining();
   const std::string_view request_id =
-      response.set_header("X-Request-Id", request_id_for(sent_request_id(request)));
+      response.set_header("X-Request-Id", request_id_for(read.request_id));
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
   const ResponseFraming framing{request.version(), keep_alive,
                                 request.method() == boost::beast::http::verb::head};
   write_response(wire, response, framing);
-  const bool written = co_await write_bytes(stream, context, wire);
+  const auto [write_error, written_bytes] = co_await write_bytes(stream, context, wire);
+  release_large(wire);
+  const bool written = !write_error;
   watch.finished(request_id, request.method_string(), facts, response,
                  body_bytes_sent(response, framing));
   const bool go_on = written && keep_alive;
@@ -313,6 +328,7 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
   std::shared_ptr<ResponseSlot> spare_slot;  // the last request's slot, reused once released
   boost::asio::steady_timer storage_timer(co_await boost::asio::this_coro::executor);
   application::AcceptedKeyMemo accepted_key;
+  alignas(std::max_align_t) std::array<std::byte, session_detail::request_arena_bytes> arena_bytes;
   bool first_request = true;
   for (;;) {
     const bool arrived =
@@ -321,26 +337,26 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       break;
     }
     first_request = false;
-    RequestParser parser;
+    std::pmr::monotonic_buffer_resource arena(arena_bytes.data(), arena_bytes.size());
+    RequestParser parser = request_parser(arena);
     parser.header_limit(static_cast<std::uint32_t>(context.limits.header_bytes));
     parser.body_limit(context.limits.body_bytes);
     auto read = co_await session_detail::read_checked_request(stream, context, buffer, parser,
                                                               state, accepted_key);
     if (read.error) {
       if (auto answer = response_to_read_error(read.error)) {
-        co_await session_detail::send_final(stream, context, state, wire, *answer, nullptr);
+        co_await session_detail::send_final(stream, context, state, wire, *answer, nullptr, read);
       }
       break;
     }
     const BeastRequest& request = parser.get();
     if (read.refusal) {
-      co_await session_detail::send_final(stream, context, state, wire, *read.refusal, &request);
+      co_await session_detail::send_final(stream, context, state, wire, *read.refusal, &request,
+                                          read);
       break;
     }
-    const bool may_continue = !read.close_after;
-    const bool keep_alive =
-        co_await session_detail::answer(stream, context, wire, request, state, accepted_key,
-                                        spare_slot, storage_timer, may_continue);
+    const bool keep_alive = co_await session_detail::answer(
+        stream, context, wire, request, state, accepted_key, spare_slot, storage_timer, read);
     if (!keep_alive) {
       break;
     }

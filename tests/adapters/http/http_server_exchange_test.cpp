@@ -198,6 +198,38 @@ TEST(HttpServerExchange, Http10ClosesAfterTheResponse) {
   EXPECT_EQ(connection.read_until_closed(std::chrono::seconds(5)), "");
 }
 
+TEST(HttpServerExchange, Http10WithKeepAliveKeepsTheConnection) {
+  ServerUnderTest server;
+  RawConnection connection = server.connect();
+  for (int i = 0; i < 2; ++i) {
+    const RawResponse response =
+        connection.round_trip("GET /healthz HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n");
+    EXPECT_EQ(response.status, 200U) << i;
+    EXPECT_EQ(response.header("Connection"), "keep-alive") << i;
+  }
+}
+
+// Connection is a list of tokens, any case (RFC 9110 section 7.6.1); the first field decides,
+// as Beast's keep_alive() reads it.
+TEST(HttpServerExchange, CloseAmongConnectionTokensIsHonoured) {
+  ServerUnderTest server;
+  RawConnection connection = server.connect();
+  const RawResponse response =
+      connection.round_trip(format_request("GET", "/healthz", {{"Connection", "x-trace, CLOSE"}}));
+  EXPECT_EQ(response.status, 200U);
+  EXPECT_EQ(response.header("Connection"), "close");
+  EXPECT_EQ(connection.read_until_closed(std::chrono::seconds(5)), "");
+}
+
+TEST(HttpServerExchange, ARefusedHeadEchoesTheRequestId) {
+  ServerUnderTest server;
+  RawConnection connection = server.connect();
+  const RawResponse response = connection.round_trip(
+      "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nX-Request-Id: trace-42\r\n\r\n");
+  EXPECT_EQ(response.status, 400U);
+  EXPECT_EQ(response.header("X-Request-Id"), "trace-42");
+}
+
 TEST(HttpServerExchange, ExpectContinueGetsAnInterimResponseBeforeTheBody) {
   ServerUnderTest server;
   RawConnection connection = server.connect();

@@ -76,9 +76,12 @@ TEST(HttpServerLimits, AChunkedBodyOverTheLimitIsRefused) {
       "Authorization: " +
       bearer(test_key_a) +
       "\r\n"
-      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+      "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+      "X-Request-Id: trace-413\r\n\r\n";
   ASSERT_TRUE(connection.send(head + "20000\r\n"));  // one chunk of 128 KiB announced
-  EXPECT_EQ(connection.read_response(5s).status, 413U);
+  const RawResponse response = connection.read_response(5s);
+  EXPECT_EQ(response.status, 413U);
+  EXPECT_EQ(response.header("X-Request-Id"), "trace-413");  // the head was read: its id is known
   EXPECT_TRUE(connection.read_until_closed(5s));
 }
 

@@ -1,7 +1,8 @@
 // Storage that is slow, silent or loses a completion, seen over real sockets: with one server
 // thread, a read that storage holds for 2 s delays only the request that waits for it (probes,
 // metrics and other connections are answered meanwhile); past the storage timeout the request is
-// answered 503 and the late answer is dropped; a completion that storage drops uncalled is a 500.
+// answered 503 and the late answer is dropped; a completion that storage drops uncalled is a 500;
+// the header timeout does not cut a slow answer short.
 // Nothing here times a response: order of arrival says what waited for what.
 
 #include <chrono>
@@ -128,6 +129,19 @@ TEST(HttpServerSlowStorage, ASlowReadDelaysOnlyTheRequestThatWaitsForIt) {
   const RawResponse page = waiting.read_response(10s);
   EXPECT_EQ(page.status, 200U);
   EXPECT_EQ(page.body, R"([{"id":1,"name":"Rex","categoryId":7,"status":"available"}])");
+}
+
+// The deadlines of a request's reading (here a 300 ms header timeout) end once it has been read:
+// the storage wait is held to the storage timeout alone.
+TEST(HttpServerSlowStorage, AnAnswerSlowerThanTheHeaderTimeoutStillComes) {
+  ServerSetup setup = stalled(ReadFate::delayed, 800ms, 30s);
+  setup.limits.header_timeout = 300ms;
+  setup.limits.body_timeout = 300ms;
+  ServerUnderTest server(setup);
+  RawConnection connection = server.connect();
+  const RawResponse page = connection.round_trip(format_request("GET", "/v1/pets", key_a), 5s);
+  EXPECT_EQ(page.status, 200U);
+  EXPECT_EQ(page.body, "[]");
 }
 
 TEST(HttpServerSlowStorage, PastTheStorageTimeoutTheAnswerIs503AndTheLateOneIsDropped) {

@@ -100,6 +100,19 @@ TEST(HttpServerTimeouts, AKeptAliveConnectionRestsForTheIdleTimeoutNotTheHeaderT
   EXPECT_TRUE(closed_within(connection, 1200ms, 3s));
 }
 
+// The deadline moves earlier here (a 10 s rest, then a head owed within 300 ms): the watchdog,
+// armed for the later deadline, must still close at the earlier one.
+TEST(HttpServerTimeouts, AHeadBegunAfterALongRestIsHeldToTheHeaderTimeout) {
+  auto limits = short_limits();
+  limits.idle_timeout = 10s;
+  ServerUnderTest server(limits);
+  RawConnection connection = server.connect();
+  ASSERT_EQ(connection.round_trip(format_request("GET", "/healthz")).status, 200U);
+  std::this_thread::sleep_for(400ms);  // resting: longer than the header timeout, still open
+  ASSERT_TRUE(connection.send("GET /v1/pe"));
+  EXPECT_TRUE(closed_within(connection, 200ms, 1500ms));
+}
+
 TEST(HttpServerTimeouts, AConnectionInUseStaysOpenPastTheIdleTimeout) {
   ServerUnderTest server(short_limits());
   RawConnection connection = server.connect();
