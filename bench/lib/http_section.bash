@@ -1,9 +1,9 @@
 # shellcheck shell=bash disable=SC2154,SC2034  # the variables are bench/run's (below)
 # Sourced by bench/run: its report, the "HTTP" section of docs/benchmarks.md. The per-round
 # ratios and table rows read from $results (pair_ratios, ratios, column_of, row, log_cost_row,
-# r3_row), issue 6's targets (verdict, judge), the figures the text quotes (http_figures, which
-# sets them) and the section's Markdown (http_section; ab_section with --baseline). Function
-# definitions only; median_of and spread are bench/lib/report.bash's.
+# r3_row), the targets of issues 6 and 18 (verdict, judge), the figures the text quotes
+# (http_figures, which sets them) and the section's Markdown (http_section; ab_section with
+# --baseline). Function definitions only; median_of and spread are bench/lib/report.bash's.
 # Expects: $results, $rounds, $seconds, $seed_pets, $baseline_rev, $baseline_short, and from the
 # runs $r1_peak_rss_kib, $base_peak_rss_kib, $log_dropped, $ir_r1, $ir_r2 and $ir_nginx.
 
@@ -42,7 +42,7 @@ r3_row() {
     "$(column_of R3 "$c" petstore 6 | median_of)" "$(column_of R3 "$c" petstore 7 | median_of)"
 }
 
-# Whether a figure met its target of issue 6.
+# Whether a figure met its target.
 verdict() {  # VALUE at-least|at-most|under LIMIT: "met" or "missed"
   awk -v m="$1" -v op="$2" -v t="$3" 'BEGIN {
     ok = (op == "at-least") ? m >= t : (op == "at-most") ? m <= t : m < t
@@ -72,6 +72,7 @@ http_figures() {
   r1_64_rps_ratio=$(ratios R1 64 5 | median_of)
   r1_64_cpu_ratio=$(ratios R1 64 8 | median_of)
   r2_64_rps_ratio=$(ratios R2 64 5 | median_of)
+  r2_64_cpu_ratio=$(ratios R2 64 8 | median_of)
   r3_1=$(column_of R3 1 petstore 5 | median_of)
   r3_64_over_disk=$(over "$r3_64" "$disk_rate")
   r3_64_over_r2=$(over "$r3_64" "$r2_memory")
@@ -196,6 +197,18 @@ Against the targets of issue 6 (medians of this run; each figure says whether it
 | R3, 64 connections: p99 in fdatasync latencies | at most 6 | $(judge '%.1f' "$r3_64_p99_syncs" at-most 6) |
 | R1 instructions per request | at most 80,000 | $(judge '%s' "$ir_r1" at-most 80000) |
 | Peak RSS under R1 up to 256 connections, 10,000 pets | under 64 MiB | $(judge '%s MiB' "$((r1_peak_rss_kib / 1024))" under 64) |
+
+Against the targets of issue 18 (creates as cheap as reads, durable writes near the disk's limit;
+its both-cores targets are in the Both cores section, from \`bench/cores\`):
+
+| Target | Wanted | Measured |
+|---|---|---|
+| R2, 64 connections: req/s against nginx's canned 201 | at least 0.8x | $(judge '%.2fx' "$r2_64_rps_ratio" at-least 0.8) |
+| R2, 64 connections: CPU per request against nginx | at most 1.25x | $(judge '%.2fx' "$r2_64_cpu_ratio" at-most 1.25) |
+| R2 instructions per create | at most 20,000 | $(judge '%s' "$ir_r2" at-most 20000) |
+| R3, 64 connections: against R2 in memory | at least 0.8x | $(judge '%.2fx' "$r3_64_over_r2" at-least 0.8) |
+| R3, 64 connections: p99 in fdatasync latencies | at most 6 | $(judge '%.1f' "$r3_64_p99_syncs" at-most 6) |
+| R3, 1 connection: creates/s against LMDB alone | at least 1x | $(judge '%.2fx' "$r3_1_over_lmdb" at-least 1) |
 
 The scale targets (a page from 1,000,000 pets at most 1.3x one from 1,000; memory under 200 MiB and
 LMDB under 300 MiB for 1,000,000 pets) are in the Scale section, from \`bench/scale\`.
