@@ -25,9 +25,10 @@ namespace petstore::adapters::http {
 
 class DeadlineStream {
  public:
-  using executor_type = boost::asio::any_io_executor;
-  using lowest_layer_type = DeadlineStream;  // what asio::ssl::stream asks of the layer below it
-  using clock = std::chrono::steady_clock;
+  // Asio's names: what its stream concepts and asio::ssl::stream ask of the layer below.
+  using executor_type = boost::asio::any_io_executor;  // NOLINT(readability-identifier-naming)
+  using lowest_layer_type = DeadlineStream;            // NOLINT(readability-identifier-naming)
+  using Clock = std::chrono::steady_clock;
 
   explicit DeadlineStream(boost::asio::ip::tcp::socket socket)
       : state_(std::make_shared<State>(std::move(socket))) {}
@@ -44,9 +45,9 @@ class DeadlineStream {
 
   // expires_after: what the client owes from now on must come (or be taken) within `timeout` of
   // now, or the socket is closed.
-  void expires_after(clock::duration timeout) {
+  void expires_after(Clock::duration timeout) {
     State& state = *state_;
-    state.deadline = clock::now() + timeout;
+    state.deadline = Clock::now() + timeout;
     if (!state.watching || state.deadline < state.watchdog.expiry()) {
       watch(state_);  // the watchdog would wake too late for this deadline
     }
@@ -54,7 +55,7 @@ class DeadlineStream {
 
   // expires_never: no deadline until the next expires_after (the watchdog, if armed, wakes once
   // more and finds nothing due).
-  void expires_never() { state_->deadline = clock::time_point::max(); }
+  void expires_never() { state_->deadline = Clock::time_point::max(); }
 
   // close: closes the socket, ending every pending operation, and stops the watchdog.
   void close() {
@@ -83,7 +84,7 @@ class DeadlineStream {
         : socket(std::move(socket_to_own)), watchdog(socket.get_executor()) {}
     boost::asio::ip::tcp::socket socket;
     boost::asio::steady_timer watchdog;
-    clock::time_point deadline = clock::time_point::max();
+    Clock::time_point deadline = Clock::time_point::max();
     bool watching = false;  // a wait of the watchdog is pending
   };
 
@@ -100,10 +101,10 @@ class DeadlineStream {
           if (!alive->socket.is_open()) {
             return;
           }
-          if (clock::now() >= alive->deadline) {
+          if (Clock::now() >= alive->deadline) {
             boost::system::error_code ignored;
             alive->socket.close(ignored);
-          } else if (alive->deadline != clock::time_point::max()) {
+          } else if (alive->deadline != Clock::time_point::max()) {
             watch(alive);  // the deadline moved on since the watchdog was armed
           }
         });
