@@ -12,18 +12,13 @@
 
 namespace petstore::adapters::http {
 namespace bhttp = boost::beast::http;
-namespace {
-
-// take: the first of a field's values; `repeated` notes any later one.
-void take(std::optional<std::string_view>& taken, bool* repeated, std::string_view value) {
+void take_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value) {
   if (!taken) {
     taken = value;
   } else if (repeated != nullptr) {
     *repeated = true;
   }
 }
-
-}  // namespace
 
 // One pass over the fields in the order they came, rather than a lookup per field of interest:
 // a request has few fields, and this runs for every request.
@@ -36,25 +31,25 @@ HttpRequest to_http_request(const BeastRequest& request) {
     const std::string_view value = field.value();
     switch (field.name()) {
       case bhttp::field::authorization:
-        take(converted.authorization, &converted.authorization_repeated, value);
+        take_first(converted.authorization, &converted.authorization_repeated, value);
         break;
       case bhttp::field::content_type:
-        take(converted.content_type, &converted.content_type_repeated, value);
+        take_first(converted.content_type, &converted.content_type_repeated, value);
         break;
       case bhttp::field::content_encoding:
-        take(converted.content_encoding, nullptr, value);
+        take_first(converted.content_encoding, nullptr, value);
         break;
       case bhttp::field::if_none_match:
-        take(converted.if_none_match, nullptr, value);
+        take_first(converted.if_none_match, nullptr, value);
         break;
       case bhttp::field::accept_encoding:
-        take(converted.accept_encoding, nullptr, value);
+        take_first(converted.accept_encoding, nullptr, value);
         break;
       case bhttp::field::unknown:
         if (equals_ignoring_case(field.name_string(), "X-Forwarded-For")) {
           converted.forwarded_for.append(converted.forwarded_for.empty() ? "" : ",").append(value);
         } else if (equals_ignoring_case(field.name_string(), "Idempotency-Key")) {
-          take(converted.idempotency_key, &converted.idempotency_key_repeated, value);
+          take_first(converted.idempotency_key, &converted.idempotency_key_repeated, value);
         }
         break;
       default:

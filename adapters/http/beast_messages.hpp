@@ -26,6 +26,10 @@ using RequestBody =
 using RequestFields = boost::beast::http::basic_fields<RequestAllocator>;
 using BeastRequest = boost::beast::http::request<RequestBody, RequestFields>;
 
+// take_first: keeps the first of a field's values in `taken`; `repeated`, when not null, notes
+// any later one.
+void take_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value);
+
 // to_http_request: views into `request`, which must outlive the result.
 [[nodiscard]] HttpRequest to_http_request(const BeastRequest& request);
 

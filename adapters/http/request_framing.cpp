@@ -116,11 +116,6 @@ struct HeadFields {
 
 HeadFields scan_head(const BeastRequest& head) {
   HeadFields found;
-  const auto first = [](std::optional<std::string_view>& taken, std::string_view value) {
-    if (!taken) {
-      taken = value;
-    }
-  };
   for (const auto& field : head) {
     switch (field.name()) {
       case bhttp::field::host:
@@ -132,14 +127,14 @@ HeadFields scan_head(const BeastRequest& head) {
         found.transfer_encoding = true;
         break;
       case bhttp::field::connection:
-        first(found.connection, field.value());
+        take_first(found.connection, nullptr, field.value());
         break;
       case bhttp::field::expect:
-        first(found.expect, field.value());
+        take_first(found.expect, nullptr, field.value());
         break;
       case bhttp::field::unknown:
         if (equals_ignoring_case(field.name_string(), "X-Request-Id")) {
-          first(found.request_id, field.value());
+          take_first(found.request_id, nullptr, field.value());
         }
         break;
       default:

@@ -192,11 +192,10 @@ boost::asio::awaitable<bool> await_request(Stream& stream, ConnectionState& stat
 
 // RequestRead: how reading one request ended.
 struct RequestRead {
-  boost::system::error_code error;      // it could not be read (answered when the error says so)
-  std::optional<HttpResponse> refusal;  // its head was refused: answer, then close
-  bool close_after = false;             // serve it, then close the connection
-  bool keep_alive = false;              // the client's wish (HeadVerdict::keep_alive)
-  std::optional<std::string_view> request_id;  // the client's X-Request-Id, a view into the head
+  boost::system::error_code error;  // it could not be read (answered when the error says so)
+  // What its head decided (check_head's verdict; with Expect: 100-continue, a refusal may also be
+  // the router's screen_head). Default (no request id, no keep-alive) when no head was read.
+  HeadVerdict head;
 };
 
 // read_checked_request: the head, checked (check_head; with Expect: 100-continue also the
@@ -218,20 +217,16 @@ boost::asio::awaitable<RequestRead> read_checked_request(
   if (read.error) {
     co_return read;
   }
-  HeadVerdict verdict = check_head(parser.get());
-  read.close_after = verdict.close_after;
-  read.keep_alive = verdict.keep_alive;
-  read.request_id = verdict.request_id;
-  read.refusal = std::move(verdict.refusal);
-  if (read.refusal || parser.is_done()) {
+  read.head = check_head(parser.get());
+  if (read.head.refusal || parser.is_done()) {
     co_return read;
   }
-  if (verdict.expects_continue) {
+  if (read.head.expects_continue) {
     HttpRequest head = to_http_request(parser.get());
     head.client_address = state.client_address;
     head.accepted_key = &accepted_key;
-    read.refusal = context.router.screen_head(head);
-    if (read.refusal) {
+    read.head.refusal = context.router.screen_head(head);
+    if (read.head.refusal) {
       co_return read;
     }
     const bool continued = co_await send_continue(stream, context);
@@ -262,7 +257,7 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
                                         const RequestRead& read) {
   const ExchangeWatch watch(context.observer);
   const std::string_view request_id =
-      response.set_header("X-Request-Id", request_id_for(read.request_id));
+      response.set_header("X-Request-Id", request_id_for(read.head.request_id));
   const bool head = request != nullptr && request->method() == boost::beast::http::verb::head;
   const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head};
   write_response(wire, response, framing);
@@ -299,9 +294,10 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   } else {
     response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
   }
-  const bool keep_alive = !read.close_after && read.keep_alive && !context.registry.draining();
+  const bool keep_alive =
+      !read.head.close_after && read.head.keep_alive && !context.registry.draining();
   const std::string_view request_id =
-      response.set_header("X-Request-Id", request_id_for(read.request_id));
+      response.set_header("X-Request-Id", request_id_for(read.head.request_id));
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
   const ResponseFraming framing{request.version(), keep_alive,
                                 request.method() == boost::beast::http::verb::head};
@@ -350,9 +346,9 @@ boost::asio::awaitable<void> serve_connection(Stream& stream, ConnectionState& s
       break;
     }
     const BeastRequest& request = parser.get();
-    if (read.refusal) {
-      co_await session_detail::send_final(stream, context, state, wire, *read.refusal, &request,
-                                          read);
+    if (read.head.refusal) {
+      co_await session_detail::send_final(stream, context, state, wire, *read.head.refusal,
+                                          &request, read);
       break;
     }
     const bool keep_alive = co_await session_detail::answer(
