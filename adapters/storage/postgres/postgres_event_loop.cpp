@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <ctime>
 #include <poll.h>
 #include <stdexcept>
 #include <sys/eventfd.h>
@@ -10,7 +11,7 @@
 
 namespace petstore::adapters::storage::postgres {
 
-EventLoop::EventLoop(std::function<void(Clock::time_point)> every_tick)
+EventLoop::EventLoop(EveryTick every_tick)
     : every_tick_(std::move(every_tick)), wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   if (wake_fd_ < 0) {
     throw std::runtime_error("eventfd failed");
@@ -72,10 +73,10 @@ void EventLoop::run() {
       return;  // the tasks posted before stop() have run: each answers its calls
     }
     auto now = Clock::now();
-    if (every_tick_) {
-      every_tick_(now);
-    }
     auto wake_at = now + tick;
+    if (every_tick_) {
+      wake_at = std::min(wake_at, every_tick_(now));
+    }
     fds.assign(1, pollfd{wake_fd_, POLLIN, 0});
     polled.clear();
     for (auto* client : clients_) {
@@ -89,9 +90,14 @@ void EventLoop::run() {
         polled.push_back(client);
       }
     }
-    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(wake_at - Clock::now());
-    const int ready =
-        poll(fds.data(), fds.size(), static_cast<int>(std::max<std::int64_t>(0, wait.count())));
+    // ppoll: a wait for company lasts about one commit, often under a millisecond.
+    const auto wait = std::max(Clock::duration::zero(), wake_at - Clock::now());
+    const auto seconds = std::chrono::floor<std::chrono::seconds>(wait);
+    timespec timeout{};
+    timeout.tv_sec = static_cast<decltype(timeout.tv_sec)>(seconds.count());
+    timeout.tv_nsec =
+        static_cast<decltype(timeout.tv_nsec)>(std::chrono::nanoseconds(wait - seconds).count());
+    const int ready = ppoll(fds.data(), fds.size(), &timeout, nullptr);
     if (ready <= 0) {
       continue;  // a timeout or EINTR: the next turn runs the ticks
     }

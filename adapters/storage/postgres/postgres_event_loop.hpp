@@ -34,8 +34,11 @@ class EventLoop {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // `every_tick` runs on the loop thread at least every `tick` (the pool expires queued calls).
-  explicit EventLoop(std::function<void(Clock::time_point)> every_tick = {});
+  // EveryTick: runs on the loop thread each turn, at least every `tick` (the pool expires queued
+  // calls and ends waits for company); returns when it must run next at the latest.
+  using EveryTick = std::function<Clock::time_point(Clock::time_point now)>;
+
+  explicit EventLoop(EveryTick every_tick = {});
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
   ~EventLoop();  // stops and joins the thread
@@ -47,15 +50,16 @@ class EventLoop {
   void post(std::function<void()> task);
   // stop: the thread runs the tasks posted so far, then ends.
   void stop();
+  // wake: the loop runs a turn soon (its every_tick included). Safe from any thread.
+  void wake() const;
 
   static constexpr std::chrono::milliseconds tick{50};
 
  private:
   void run();
-  void wake() const;
 
   std::vector<LoopClient*> clients_;
-  std::function<void(Clock::time_point)> every_tick_;
+  EveryTick every_tick_;
   int wake_fd_ = -1;  // an eventfd: written by post() and stop()
   std::mutex tasks_mutex_;
   std::vector<std::function<void()>> tasks_;

@@ -24,8 +24,8 @@ Pool::Pool(PoolSettings settings)
   const std::size_t loop_count = std::max<std::size_t>(1, settings_.loops);
   for (std::size_t i = 0; i < loop_count; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(
-        i == 0 ? std::function<void(Clock::time_point)>([this](auto now) { expire(now); })
-               : std::function<void(Clock::time_point)>()));
+        i == 0 ? EventLoop::EveryTick([this](auto now) { return on_tick(now); })
+               : EventLoop::EveryTick()));
   }
   for (std::size_t i = 0; i < settings_.size; ++i) {
     auto& loop = *loops_[i % loop_count];
@@ -73,9 +73,15 @@ void Pool::create(PendingCreate create) {
 
 void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
   const auto now = Clock::now();
+  const auto company_deadline = company_deadline_locked();
+  const bool waiting_for_company = company_deadline && now < *company_deadline;
+  if (waiting_for_company && *company_deadline < next_tick_ && !closing_) {
+    next_tick_ = *company_deadline;
+    loops_.front()->wake();  // its on_tick ends the wait on time
+  }
   while (!idle_.empty() && !closing_) {
     Assignment assignment{idle_.back(), {}};
-    if (!creates_.empty() && !writer_busy_) {
+    if (!creates_.empty() && !writer_busy_ && !waiting_for_company) {
       assignment.works.push_back(take_batch_locked());
     } else if (!reads_.empty()) {
       // Queued reads are shared among the idle connections, a few per pipeline.
@@ -114,12 +120,25 @@ Work Pool::take_batch_locked() {
                            [this, now](std::size_t creates) { writer_done(now, creates); });
 }
 
+std::optional<Pool::Clock::time_point> Pool::company_deadline_locked() const {
+  const std::size_t company = std::min(last_batch_, max_batch);
+  if (creates_.empty() || writer_busy_ || creates_.size() >= company) {
+    return std::nullopt;  // a last batch of one (company 1) never waits
+  }
+  const auto wait = std::min<Clock::duration>(last_commit_, max_company_wait);
+  return std::max(writer_freed_at_, creates_.front().queued_at) + wait;
+}
+
 void Pool::writer_done(Clock::time_point started, std::size_t creates) {
-  report(settings_.events.commit_finished, Clock::now() - started, creates);
+  const auto now = Clock::now();
+  report(settings_.events.commit_finished, now - started, creates);
   std::vector<Assignment> assignments;
   {
     const std::lock_guard lock(mutex_);
     writer_busy_ = false;
+    last_batch_ = creates;
+    last_commit_ = now - started;
+    writer_freed_at_ = Clock::now();
     dispatch_locked(assignments);
     quiet_.notify_all();
   }
@@ -212,33 +231,49 @@ void Pool::connection_down(Connection& connection, const std::string& reason, bo
   }
 }
 
-void Pool::expire(Clock::time_point now) {
+Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
   Answers answers;
+  std::vector<Assignment> assignments;
+  auto next = Clock::time_point::max();
   {
     const std::lock_guard lock(mutex_);
-    for (auto it = reads_.begin(); it != reads_.end();) {
-      if (it->deadline <= now) {
-        answers.push_back([finish = std::move(it->finish)] {
-          finish(unavailable("no database connection was free within the timeout"));
-        });
-        it = reads_.erase(it);
+    expire_locked(now, answers);
+    if (const auto company_deadline = company_deadline_locked()) {
+      if (*company_deadline <= now) {
+        dispatch_locked(assignments);  // the wait is over: commit what came
       } else {
-        ++it;
+        next = *company_deadline;
       }
     }
-    for (auto it = creates_.begin(); it != creates_.end();) {
-      if (it->deadline <= now) {
-        answers.push_back([done = std::move(it->done)] {
-          done(unavailable("no database connection was free within the timeout"));
-        });
-        it = creates_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    next_tick_ = std::min(next, now + EventLoop::tick);
   }
   for (auto& answer : answers) {
     answer();
+  }
+  post(assignments);
+  return next;
+}
+
+void Pool::expire_locked(Clock::time_point now, Answers& answers) {
+  for (auto it = reads_.begin(); it != reads_.end();) {
+    if (it->deadline <= now) {
+      answers.push_back([finish = std::move(it->finish)] {
+        finish(unavailable("no database connection was free within the timeout"));
+      });
+      it = reads_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = creates_.begin(); it != creates_.end();) {
+    if (it->deadline <= now) {
+      answers.push_back([done = std::move(it->done)] {
+        done(unavailable("no database connection was free within the timeout"));
+      });
+      it = creates_.erase(it);
+    } else {
+      ++it;
+    }
   }
 }
 

@@ -3,8 +3,11 @@
 // wait for one. Reads go to any idle connection (reads queued together share one pipeline);
 // creates are group-committed: one connection at a time holds the writer slot and commits every
 // create queued meanwhile in one transaction (the id counter row would serialise concurrent
-// create transactions anyway). A call made while no connection works fails at once with
-// unavailable; one that waits past its deadline fails with unavailable too.
+// create transactions anyway). Under load a batch waits for company as the LMDB adapter's does:
+// after a batch of N, the next waits for N creates, at most as long as the last commit took (else
+// the writer would commit the one create queued when it freed, and the clients just answered a
+// whole commit later: batches of 1 and N-1 in turn). A call made while no connection works fails
+// at once with unavailable; one that waits past its deadline fails with unavailable too.
 
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,8 @@ class Pool final : public ConnectionHost {
   // Most creates one transaction commits, and most queued reads one connection takes at once.
   static constexpr std::size_t max_batch = 256;
   static constexpr std::size_t max_pipelined_reads = 16;
+  // The longest a batch waits for company, however long the last commit took.
+  static constexpr std::chrono::milliseconds max_company_wait{10};
 
   explicit Pool(PoolSettings settings);
   Pool(const Pool&) = delete;
@@ -71,9 +77,15 @@ class Pool final : public ConnectionHost {
 
   void dispatch_locked(std::vector<Assignment>& assignments);
   Work take_batch_locked();
+  // company_deadline_locked: until when the queued creates wait for company; nullopt when they
+  // do not (none queued, the writer busy, the last batch alone, or enough of them queued).
+  [[nodiscard]] std::optional<Clock::time_point> company_deadline_locked() const;
   void writer_done(Clock::time_point started, std::size_t creates);
   static void post(std::vector<Assignment>& assignments);
-  void expire(Clock::time_point now);
+  // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
+  // for company is over, and returns when it must run next.
+  Clock::time_point on_tick(Clock::time_point now);
+  void expire_locked(Clock::time_point now, Answers& answers);
   void take_all_locked(Answers& answers);
   void report_pool_locked() const;
 
@@ -85,6 +97,12 @@ class Pool final : public ConnectionHost {
   std::vector<Connection*> idle_;
   std::vector<Connection*> open_;  // connected, set up, and counted as serving
   bool writer_busy_ = false;
+  // The last batch: its size and how long it took; when the writer slot was last freed.
+  std::size_t last_batch_ = 1;
+  Clock::duration last_commit_{};
+  Clock::time_point writer_freed_at_{};
+  // When the first loop runs on_tick next at the latest: a wait for company ending sooner wakes it.
+  Clock::time_point next_tick_ = Clock::time_point::max();
   // No connection is open and the latest attempt failed: calls fail at once. False while the
   // first connections are still being made, so that calls made at start wait for them.
   bool down_ = false;

@@ -4,9 +4,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
-#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -18,6 +16,7 @@
 #include "application/idempotency.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
+#include "support/commit_gate.hpp"
 
 #include "lmdb_test_support.hpp"
 
@@ -141,58 +140,6 @@ TEST(LmdbPetRepository, DestroyingCommitsWhatIsQueued) {
   EXPECT_EQ(succeeded.load(), count);
   const auto repository = open_repository(options_for(temp.path()));
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), std::size_t{count});
-}
-
-// CommitGate: an on_commit hook that records each batch's size and holds the writer thread in
-// it, after the commit and before the callbacks, until `open`; so a test decides what queues up.
-class CommitGate {
- public:
-  std::function<void(std::chrono::nanoseconds, std::size_t)> hook() {
-    return [this](std::chrono::nanoseconds /*took*/, std::size_t batch) {
-      std::unique_lock lock(mutex_);
-      batches_.push_back(batch);
-      changed_.notify_all();
-      changed_.wait(lock, [this] { return open_; });
-    };
-  }
-  void wait_for_commits(std::size_t count) {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return batches_.size() >= count; });
-  }
-  void open() {
-    const std::lock_guard lock(mutex_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  std::vector<std::size_t> batches() {
-    const std::lock_guard lock(mutex_);
-    return batches_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::size_t> batches_;
-  bool open_ = false;
-};
-
-// A batch of 8, queued while the writer is held after a batch of 1: what follows it under load.
-// Returns once those 9 creates have called back.
-void busy_batch(ports::PetRepository& repository, CommitGate& gate) {
-  std::atomic<int> calls{0};
-  const auto count = [&calls](const domain::Result<domain::Pet>& result) {
-    EXPECT_TRUE(result.has_value());
-    ++calls;
-  };
-  repository.create({new_pet("First"), std::nullopt, test_now}, pet_done(count));
-  gate.wait_for_commits(1);
-  for (int i = 0; i < 8; ++i) {
-    repository.create({new_pet("Busy"), std::nullopt, test_now}, pet_done(count));
-  }
-  gate.open();
-  while (calls.load() < 9) {
-    std::this_thread::yield();
-  }
 }
 
 // After a batch of several creates the writer waits for as many more, but only as long as the
