@@ -80,8 +80,11 @@ inline void create_at_once(ports::PetRepository& repository, int count) {
 }
 
 // busy_batch: a batch of 8, queued while the writer is held after a batch of 1: what follows it
-// under load. Returns once those 9 creates have called back, with the gate open.
-inline void busy_batch(ports::PetRepository& repository, CommitGate& gate) {
+// under load. Returns once those 9 creates have called back, with the gate open. The last
+// create's callback takes `slow_answer` (an adapter that times a batch up to its last answer,
+// as the PostgreSQL pool does, then waits longer for company after it).
+inline void busy_batch(ports::PetRepository& repository, CommitGate& gate,
+                       std::chrono::milliseconds slow_answer = {}) {
   std::atomic<int> calls{0};
   const auto count = [&calls](const domain::Result<domain::Pet>& result) {
     EXPECT_TRUE(result.has_value());
@@ -89,9 +92,14 @@ inline void busy_batch(ports::PetRepository& repository, CommitGate& gate) {
   };
   repository.create({new_pet("First"), std::nullopt, test_now}, pet_done(count));
   gate.wait_for_commits(1);
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 7; ++i) {
     repository.create({new_pet("Busy"), std::nullopt, test_now}, pet_done(count));
   }
+  repository.create({new_pet("Busy"), std::nullopt, test_now},
+                    pet_done([&count, slow_answer](const domain::Result<domain::Pet>& result) {
+                      std::this_thread::sleep_for(slow_answer);
+                      count(result);
+                    }));
   gate.open();
   while (calls.load() < 9) {
     std::this_thread::yield();

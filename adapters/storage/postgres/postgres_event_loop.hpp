@@ -1,5 +1,5 @@
 #pragma once
-// EventLoop: one adapter thread that waits on the sockets of its connections with poll(2)
+// EventLoop: one adapter thread that waits on the sockets of its connections with ppoll(2)
 // (level-triggered, so bytes libpq leaves buffered are never missed) and runs the tasks other
 // threads post to it. Everything a connection does happens on its loop's thread, so a
 // connection needs no lock of its own; no thread that serves HTTP ever waits here.

@@ -138,7 +138,7 @@ void Pool::writer_done(Clock::time_point started, std::size_t creates) {
     writer_busy_ = false;
     last_batch_ = creates;
     last_commit_ = now - started;
-    writer_freed_at_ = Clock::now();
+    writer_freed_at_ = Clock::now();  // after the report: a slow hook shortens no wait
     dispatch_locked(assignments);
     quiet_.notify_all();
   }

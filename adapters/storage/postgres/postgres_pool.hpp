@@ -97,7 +97,8 @@ class Pool final : public ConnectionHost {
   std::vector<Connection*> idle_;
   std::vector<Connection*> open_;  // connected, set up, and counted as serving
   bool writer_busy_ = false;
-  // The last batch: its size and how long it took; when the writer slot was last freed.
+  // The last batch: its size and how long it took (from its dispatch to its last answer, the
+  // time its clients need before they can send again); when the writer slot was last freed.
   std::size_t last_batch_ = 1;
   Clock::duration last_commit_{};
   Clock::time_point writer_freed_at_{};

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <chrono>
+#include <cstdint>
+#include <ctime>
 #include <map>
 #include <sstream>
 #include <string>
@@ -145,6 +147,12 @@ TEST(Metrics, LogLinesDroppedAreReadFromTheirSourceAtScrapeTime) {
 // The process metrics describe this very process: its open descriptors move when it opens one,
 // it has used CPU, holds memory, and started between boot and now.
 TEST(Metrics, ProcessMetricsDescribeThisProcess) {
+  // Use two clock ticks of CPU first: a Release build of this test may not have used one yet.
+  const std::clock_t until = std::clock() + CLOCKS_PER_SEC / 50;
+  volatile std::uint64_t spins = 0;
+  while (std::clock() < until) {
+    spins = spins + 1;
+  }
   Metrics metrics({"1.0.0", "abc"}, operations);
   const auto before = samples(metrics.exposition());
   const int extra = ::dup(0);
