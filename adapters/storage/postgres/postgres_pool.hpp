@@ -4,9 +4,9 @@
 // creates are group-committed: one connection at a time holds the writer slot and commits every
 // create queued meanwhile in one transaction (the id counter row would serialise concurrent
 // create transactions anyway). Under load a batch waits for company as the LMDB adapter's does:
-// after a batch of N, the next waits for N creates, at most as long as the last commit took (else
-// the writer would commit the one create queued when it freed, and the clients just answered a
-// whole commit later: batches of 1 and N-1 in turn). A call made while no connection works fails
+// after a batch of N, the next waits for N creates, at most as long as that batch took (else the
+// writer would commit the one create queued when it freed, and the clients just answered a whole
+// commit later: batches of 1 and N-1 in turn). A call made while no connection works fails
 // at once with unavailable; one that waits past its deadline fails with unavailable too.
 
 #include <chrono>
@@ -45,7 +45,7 @@ class Pool final : public ConnectionHost {
   // Most creates one transaction commits, and most queued reads one connection takes at once.
   static constexpr std::size_t max_batch = 256;
   static constexpr std::size_t max_pipelined_reads = 16;
-  // The longest a batch waits for company, however long the last commit took.
+  // The longest a batch waits for company, however long the last batch took.
   static constexpr std::chrono::milliseconds max_company_wait{10};
 
   explicit Pool(PoolSettings settings);
