@@ -27,6 +27,17 @@ std::string common_name_of(SSL* ssl) {
   return name.data();
 }
 
+// retrying: runs `call` (which sets `error`) again while it fails with EINTR. A blocking call on
+// a socket with SO_RCVTIMEO is not restarted when the thread is interrupted but fails with EINTR
+// (signal(7)); io_uring's task work interrupts it that way in the io_uring build.
+template <class Call>
+void retrying(Call call, boost::system::error_code& error) {
+  do {
+    error.clear();
+    call();
+  } while (error == asio::error::interrupted);
+}
+
 }  // namespace
 
 TlsExchange tls_exchange(const std::string& address, const std::string& request, int min_version,
@@ -48,18 +59,19 @@ TlsExchange tls_exchange(const std::string& address, const std::string& request,
                sizeof ten_seconds);
   TlsExchange exchange;
   boost::system::error_code error;
-  stream.handshake(asio::ssl::stream_base::client, error);
+  retrying([&] { stream.handshake(asio::ssl::stream_base::client, error); }, error);
   if (error) {
     return exchange;
   }
   exchange.handshake_succeeded = true;
   exchange.peer_common_name = common_name_of(stream.native_handle());
-  asio::write(stream, asio::buffer(request), error);
+  std::size_t sent = 0;
+  retrying([&] { sent += asio::write(stream, asio::buffer(request) + sent, error); }, error);
   std::string received;
   std::array<char, 4096> chunk{};
   while (!error) {
-    const std::size_t read = stream.read_some(asio::buffer(chunk), error);
-    received.append(chunk.data(), read);
+    retrying([&] { received.append(chunk.data(), stream.read_some(asio::buffer(chunk), error)); },
+             error);
   }
   exchange.received = std::move(received);
   return exchange;
