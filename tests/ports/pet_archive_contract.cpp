@@ -107,6 +107,31 @@ TEST_P(PetArchiveContract, CreatesContinueAboveTheWrittenIdsAndALowerIdKeepsTheN
   EXPECT_EQ(get_now(repository(), domain::PetId{40}).value(), stored(40, "gap"));
 }
 
+// Pets written between and below stored ones take their places in every listing (unfiltered,
+// by status, a page at a time), and a create after them still goes last.
+TEST_P(PetArchiveContract, PetsWrittenBetweenStoredOnesListInIdOrder) {
+  const Pets first{stored(10, "ten", PetStatus::sold), stored(20, "twenty"),
+                   stored(30, "thirty", PetStatus::pending)};
+  ASSERT_FALSE(write_all(archive(), first).conflict);
+  const Pets between{stored(25, "b", PetStatus::sold), stored(5, "a"),
+                     stored(15, "c", PetStatus::pending), stored(35, "d", PetStatus::sold)};
+  ASSERT_FALSE(write_all(archive(), between).conflict);
+  Pets all = first;
+  all.insert(all.end(), between.begin(), between.end());
+  all = by_id(all);
+  EXPECT_EQ(list_all(repository(), std::nullopt, 2), all);
+  EXPECT_EQ(read_all(archive()), all);
+  for (const auto status : domain::all_pet_statuses) {
+    Pets expected;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(expected),
+                 [&](const domain::Pet& pet) { return pet.status == status; });
+    EXPECT_EQ(list_all(repository(), status, 1), expected) << status;
+  }
+  const auto next = create_pet(repository(), new_pet("next", 1, PetStatus::sold)).value();
+  EXPECT_EQ(next.id.value, 36);
+  EXPECT_EQ(list_all(repository(), PetStatus::sold, 2).back(), next);
+}
+
 TEST_P(PetArchiveContract, AStoredIdIsAConflictAndNothingIsWritten) {
   const auto created = create_pet(repository(), new_pet("created")).value();  // id 1
   ASSERT_FALSE(write_all(archive(), {stored(5, "kept", PetStatus::sold)}).conflict);
