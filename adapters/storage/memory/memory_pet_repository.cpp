@@ -47,6 +47,7 @@ bool expired(TimePoint then, TimePoint now, std::chrono::system_clock::duration 
 std::size_t index_of(domain::PetStatus status) { return static_cast<std::size_t>(status); }
 
 bool id_before(const domain::Pet& pet, std::int64_t id) { return pet.id.value < id; }
+bool in_id_order(const domain::Pet& a, const domain::Pet& b) { return a.id.value < b.id.value; }
 
 // page_of: the page `query` asks for from `sequence`, whose elements are in id order, each a pet
 // through `pet_at`. Looking one past the page tells whether a later page has a match.
@@ -188,8 +189,7 @@ class MemoryPetRepository final : public MemoryPetStore {
   // otherwise merged in, and the status index is rebuilt, as the pets moved.
   void store_all_locked(std::span<const domain::Pet> pets) {
     std::vector<domain::Pet> sorted(pets.begin(), pets.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.id.value < b.id.value; });
+    std::stable_sort(sorted.begin(), sorted.end(), in_id_order);
     sorted.erase(std::unique(sorted.begin(), sorted.end(),
                              [](const auto& a, const auto& b) { return a.id == b.id; }),
                  sorted.end());
@@ -205,11 +205,10 @@ class MemoryPetRepository final : public MemoryPetStore {
     std::deque<domain::Pet> merged;
     std::merge(std::make_move_iterator(pets_.begin()), std::make_move_iterator(pets_.end()),
                std::make_move_iterator(sorted.begin()), std::make_move_iterator(sorted.end()),
-               std::back_inserter(merged),
-               [](const auto& a, const auto& b) { return a.id.value < b.id.value; });
+               std::back_inserter(merged), in_id_order);
     pets_ = std::move(merged);
-    for (auto& positions : by_status_) {
-      positions.clear();
+    for (auto& pets_of_status : by_status_) {
+      pets_of_status.clear();
     }
     for (const auto& pet : pets_) {
       by_status_[index_of(pet.status)].push_back(&pet);

@@ -1,7 +1,11 @@
 #include "adapters/storage/postgres/postgres_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <deque>
+#include <functional>
 #include <utility>
+#include <vector>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -14,6 +18,23 @@ template <class Event, class... Args>
 void report(const Event& event, Args&&... args) {
   if (event) {
     event(std::forward<Args>(args)...);
+  }
+}
+
+// expire_from: takes out of `queue` the calls whose deadline has passed, each answered
+// unavailable (later, outside the pool's lock) through its member `callback`.
+template <class Call, class Callback>
+void expire_from(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
+                 Callback Call::*callback, std::vector<std::function<void()>>& answers) {
+  for (auto it = queue.begin(); it != queue.end();) {
+    if (it->deadline <= now) {
+      answers.push_back([answer = std::move((*it).*callback)] {
+        answer(unavailable("no database connection was free within the timeout"));
+      });
+      it = queue.erase(it);
+    } else {
+      ++it;
+    }
   }
 }
 
@@ -255,26 +276,8 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
 }
 
 void Pool::expire_locked(Clock::time_point now, Answers& answers) {
-  for (auto it = reads_.begin(); it != reads_.end();) {
-    if (it->deadline <= now) {
-      answers.push_back([finish = std::move(it->finish)] {
-        finish(unavailable("no database connection was free within the timeout"));
-      });
-      it = reads_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  for (auto it = creates_.begin(); it != creates_.end();) {
-    if (it->deadline <= now) {
-      answers.push_back([done = std::move(it->done)] {
-        done(unavailable("no database connection was free within the timeout"));
-      });
-      it = creates_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  expire_from(reads_, now, &Work::finish, answers);
+  expire_from(creates_, now, &PendingCreate::done, answers);
 }
 
 void Pool::take_all_locked(Answers& answers) {
