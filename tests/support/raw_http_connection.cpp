@@ -213,12 +213,13 @@ std::optional<std::string> RawConnection::read_until_closed(std::chrono::millise
   }
 }
 
-RawResponse http_call(std::uint16_t port, std::string_view request) {
+RawResponse http_call(std::uint16_t port, std::string_view request,
+                      std::chrono::milliseconds timeout) {
   auto connection = RawConnection::try_connect(loopback(port));
   if (!connection) {
     return {};
   }
-  return connection->try_round_trip(request).value_or(RawResponse{});
+  return connection->try_round_trip(request, timeout).value_or(RawResponse{});
 }
 
 RawResponse http_call(std::uint16_t port, std::string_view method, std::string_view target,

@@ -86,8 +86,9 @@ class RawConnection {
 };
 
 // http_call: `request` on a fresh connection to 127.0.0.1:`port`; status 0 when no complete
-// response came.
-[[nodiscard]] RawResponse http_call(std::uint16_t port, std::string_view request);
+// response came within `timeout`.
+[[nodiscard]] RawResponse http_call(std::uint16_t port, std::string_view request,
+                                    std::chrono::milliseconds timeout = default_read_timeout);
 
 // http_call: api_request(method, target, key, body) on a fresh connection, as above.
 [[nodiscard]] RawResponse http_call(std::uint16_t port, std::string_view method,

@@ -64,11 +64,14 @@ std::vector<std::int64_t> ids_of(const std::string& body) {
 // Instances: a database on the test's own server and `count` services on it.
 class Instances {
  public:
-  // `database_timeout`: --database-timeout in seconds. Long where only correctness is checked
-  // (under load on a few cores, instrumented instances may take seconds to commit); short where
-  // the database goes away, so that calls caught in the loss answer 503 within a client's wait.
-  explicit Instances(std::size_t count, std::string database_timeout = "60")
-      : url_(server_.url(server_.create_database())), timeout_(std::move(database_timeout)) {
+  // `timeout`: --database-timeout and --storage-timeout in seconds. Long where only correctness
+  // is checked (under load on a few cores, instrumented instances may take seconds to commit: a
+  // run with the 5 s default once answered 11 creates in 240 with 503); short where the database
+  // goes away, so that calls caught in the loss answer 503 within a client's wait.
+  explicit Instances(std::size_t count, std::string timeout = "60")
+      : url_(server_.url(server_.create_database())),
+        timeout_(std::move(timeout)),
+        client_wait_(std::chrono::seconds(std::stoi(timeout_)) + 10s) {
     key_ = make_key(dir_.path() / "keys");
     for (std::size_t i = 0; i < count; ++i) {
       add();
@@ -78,9 +81,9 @@ class Instances {
   // add: one more service on the database, waited for until its /readyz says its pool is up
   // (at most 60 s); its port, 0 when it did not start.
   std::uint16_t add() {
-    services_.push_back(std::make_unique<ServedPetstore>(petstore(
-        serve_args(dir_.path() / "keys", {"--storage", "postgres", "--database-url", url_,
-                                          "--threads", "2", "--database-timeout", timeout_}))));
+    services_.push_back(std::make_unique<ServedPetstore>(petstore(serve_args(
+        dir_.path() / "keys", {"--storage", "postgres", "--database-url", url_, "--threads", "2",
+                               "--database-timeout", timeout_, "--storage-timeout", timeout_}))));
     const std::uint16_t port = services_.back()->port();
     const auto deadline = std::chrono::steady_clock::now() + 60s;
     while (port != 0 && http_call(port, "GET", "/readyz").status != 200 &&
@@ -105,11 +108,11 @@ class Instances {
     if (!idempotency_key.empty()) {
       headers.emplace_back("Idempotency-Key", idempotency_key);
     }
-    return http_call(port(i), format_request("POST", "/v1/pets", headers, pet_json(name)));
+    return call(i, format_request("POST", "/v1/pets", headers, pet_json(name)));
   }
 
   [[nodiscard]] RawResponse get(std::size_t i, std::int64_t id) const {
-    return http_call(port(i), "GET", "/v1/pets/" + std::to_string(id), key_);
+    return call(i, api_request("GET", "/v1/pets/" + std::to_string(id), key_));
   }
 
   // walk: every id a cursor walk (after=) through instance `i` lists, in order; nullopt when a
@@ -119,7 +122,7 @@ class Instances {
     std::int64_t after = 0;
     for (;;) {
       const auto page =
-          http_call(port(i), "GET", "/v1/pets?limit=50&after=" + std::to_string(after), key_);
+          call(i, api_request("GET", "/v1/pets?limit=50&after=" + std::to_string(after), key_));
       if (page.status != 200) {
         return std::nullopt;
       }
@@ -133,9 +136,15 @@ class Instances {
   }
 
  private:
+  // call: `request` to instance `i`, waited for longer than the instance may take to answer it.
+  [[nodiscard]] RawResponse call(std::size_t i, const std::string& request) const {
+    return http_call(port(i), request, client_wait_);
+  }
+
   PostgresServer server_;
   std::string url_;
   std::string timeout_;
+  std::chrono::milliseconds client_wait_;
   TempDir dir_;
   std::string key_;
   std::vector<std::unique_ptr<ServedPetstore>> services_;
