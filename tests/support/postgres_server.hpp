@@ -29,6 +29,9 @@ class PostgresServer {
   void start();
   [[nodiscard]] bool running() const { return pid_ > 0; }
 
+  // socket_dir: the directory of the server's Unix socket (libpq's `host`).
+  [[nodiscard]] const std::filesystem::path& socket_dir() const { return dir_; }
+
   // log: what the server wrote so far, for a failing test's message.
   [[nodiscard]] std::string log() const;
 

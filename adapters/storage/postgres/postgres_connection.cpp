@@ -1,8 +1,10 @@
 #include "adapters/storage/postgres/postgres_connection.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -274,6 +276,18 @@ void Connection::drop(const std::string& reason) {
 
 void Connection::fail(const std::string& reason) {
   const bool was_up = state_ == State::idle || state_ == State::busy;
+  // Every statement of the front work answered without error (a create batch's COMMIT too), and
+  // only its sync's answer was lost: the work happened, so it gets its results, not unavailable
+  // for pets that are stored. A server that ends sessions (a fast shutdown) may send a COMMIT's
+  // answer and then close the connection.
+  std::optional<Work> answered;
+  std::vector<ResultPtr> answered_results;
+  if (!works_.empty() && !front_error_ && statement_index_ == works_.front().statements.size() &&
+      results_.size() == statement_index_) {
+    answered.emplace(std::move(works_.front()));
+    works_.pop_front();
+    answered_results = std::move(results_);
+  }
   auto works = std::move(works_);
   works_.clear();
   if (conn_ != nullptr) {
@@ -288,6 +302,9 @@ void Connection::fail(const std::string& reason) {
   pause_ = std::clamp(pause_ * 2, first_pause, longest_pause);
   failed_since_up_ = true;
   retry_at_ = Clock::now() + pause_;
+  if (answered) {
+    answered->finish(std::move(answered_results));
+  }
   for (auto& work : works) {
     // A commit in flight may or may not have happened: the caller hears unavailable, and a
     // retry with its idempotency key is safe.

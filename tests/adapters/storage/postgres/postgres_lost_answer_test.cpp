@@ -1,0 +1,90 @@
+// A connection lost at the end of a create's transaction, on the executable's own server behind a
+// proxy that ends the connection at the COMMIT's answer (tests/support/postgres_cutting_proxy):
+// a COMMIT whose answer arrived is a created pet, not unavailable for a pet that is stored; a
+// COMMIT whose answer was lost is unavailable (it may have committed: here it did), and the retry
+// with the same idempotency key gives back that pet instead of storing a second one.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
+#include "support/postgres_cutting_proxy.hpp"
+#include "support/postgres_server.hpp"
+
+namespace petstore::tests {
+namespace {
+
+using Cut = PostgresCuttingProxy::Cut;
+
+class PostgresLostAnswer : public testing::Test {
+ protected:
+  PostgresLostAnswer() : database_(shared_postgres_server().create_database()) {
+    adapters::storage::postgres::PostgresOptions options;
+    options.database_url = proxy_.url(database_);
+    repository_ = adapters::storage::postgres::make_postgres_pet_repository(options).value();
+    // The pool is up and the first id taken before any cut.
+    EXPECT_TRUE(create_pet(*repository_, new_pet("First")).has_value());
+  }
+
+  // stored_count: the pets in the database, read on a connection that bypasses the proxy.
+  [[nodiscard]] std::int64_t stored_count() const {
+    adapters::storage::postgres::PostgresOptions options;
+    options.database_url = shared_postgres_server().url(database_);
+    const auto direct = adapters::storage::postgres::make_postgres_pet_repository(options).value();
+    return count_now(*direct).value();
+  }
+
+  PostgresCuttingProxy proxy_{shared_postgres_server()};
+  std::string database_;
+  std::unique_ptr<ports::PetRepository> repository_;
+};
+
+TEST_F(PostgresLostAnswer, ACommitAnsweredBeforeTheConnectionWasLostIsACreatedPet) {
+  proxy_.arm(Cut::after, "COMMIT");
+  const auto created = create_pet(*repository_, new_pet("Answered"));
+  ASSERT_EQ(proxy_.cuts(), 1) << "the proxy never saw the COMMIT's answer";
+  ASSERT_TRUE(created.has_value()) << created.error().message;
+  EXPECT_EQ(created->id, domain::PetId{2});
+  EXPECT_EQ(stored_count(), 2);
+  // The pool connects again and serves: the pet is read back through it.
+  const auto read = get_now(*repository_, domain::PetId{2});
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  EXPECT_EQ(read->name.value(), "Answered");
+}
+
+TEST_F(PostgresLostAnswer, ACommitWhoseAnswerWasLostIsUnavailableAndItsRetryGivesBackThePet) {
+  const ports::IdempotencyKey key{"scope", "retry-me"};
+  proxy_.arm(Cut::before, "COMMIT");
+  const auto lost = create_now(*repository_, {new_pet("In doubt"), key, test_now});
+  ASSERT_EQ(proxy_.cuts(), 1) << "the proxy never saw the COMMIT's answer";
+  ASSERT_FALSE(lost.has_value()) << "answered without a COMMIT's answer";
+  EXPECT_EQ(lost.error().code, domain::ErrorCode::unavailable);
+  EXPECT_EQ(stored_count(), 2) << "the server committed; only its answer was lost";
+
+  // Should the pool have no connection left open, it answers unavailable until one is up again.
+  std::optional<domain::Result<ports::CreateOutcome>> retried;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    retried = create_now(*repository_, {new_pet("In doubt"), key, test_now});
+    if (retried->has_value() || retried->error().code != domain::ErrorCode::unavailable ||
+        std::chrono::steady_clock::now() >= deadline) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(retried->has_value()) << retried->error().message;
+  EXPECT_FALSE((*retried)->created) << "the retry stored a second pet";
+  EXPECT_EQ((*retried)->pet.id, domain::PetId{2});
+  EXPECT_EQ(stored_count(), 2);
+}
+
+}  // namespace
+}  // namespace petstore::tests

@@ -1,0 +1,59 @@
+#pragma once
+// PostgresCuttingProxy: a Unix-socket proxy in front of a real PostgresServer that forwards every
+// byte both ways and, when armed, ends the next connection at a chosen server message: just
+// before or just after a CommandComplete with a given tag (say "COMMIT"). So a test can lose a
+// connection at the one moment that matters (a COMMIT's answer sent or not) without timing it.
+// It reads the server's side message by message (a type byte and a length: the protocol's framing
+// after start-up, as on a Unix socket there is no SSL or GSS negotiation).
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace petstore::tests {
+
+class PostgresServer;
+
+class PostgresCuttingProxy {
+ public:
+  enum class Cut { before, after };
+
+  // Listens in a directory of its own and forwards to `server`'s socket; throws
+  // std::runtime_error when it cannot listen.
+  explicit PostgresCuttingProxy(const PostgresServer& server);
+  PostgresCuttingProxy(const PostgresCuttingProxy&) = delete;
+  PostgresCuttingProxy& operator=(const PostgresCuttingProxy&) = delete;
+  ~PostgresCuttingProxy();
+
+  // url: a libpq URI of `database` through this proxy (user petstore).
+  [[nodiscard]] std::string url(const std::string& database) const;
+
+  // arm: the next CommandComplete tagged `tag` on any connection ends that connection (both
+  // sides closed) `when` it would be forwarded; later ones pass.
+  void arm(Cut when, std::string tag);
+  // cuts: how many connections it has ended so far.
+  [[nodiscard]] int cuts() const { return cuts_.load(); }
+
+ private:
+  struct Armed {
+    Cut when;
+    std::string tag;
+  };
+  void serve();
+  // take_armed: the cut armed for a CommandComplete tagged `tag`, disarmed as it is taken.
+  std::optional<Cut> take_armed(const std::string& tag);
+
+  std::filesystem::path dir_;
+  std::filesystem::path server_socket_;
+  int listener_ = -1;
+  int stop_pipe_[2] = {-1, -1};
+  std::mutex mutex_;
+  std::optional<Armed> armed_;
+  std::atomic<int> cuts_{0};
+  std::thread thread_;
+};
+
+}  // namespace petstore::tests
