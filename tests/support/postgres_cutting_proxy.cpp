@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -23,8 +24,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// libpq's socket file for the default port, in the directory named by `host`.
-constexpr const char* socket_name = ".s.PGSQL.5432";
+// socket_name: the server's socket file in the directory named by `host`, for the port that
+// both the server and libpq take (PGPORT, else 5432).
+std::string socket_name() {
+  const char* port = std::getenv("PGPORT");  // NOLINT(concurrency-mt-unsafe): read, never set
+  return std::string(".s.PGSQL.") + (port != nullptr && *port != '\0' ? port : "5432");
+}
+
+// shutdown_error: the ErrorResponse a server in a fast shutdown sends before it closes a session.
+std::string shutdown_error() {
+  using namespace std::string_literals;
+  const std::string fields =
+      "SFATAL\0VFATAL\0C57P01\0"s + "Mterminating connection due to administrator command\0\0"s;
+  const auto length = static_cast<std::uint32_t>(fields.size() + 4);
+  std::string message = "E";
+  for (const unsigned shift : {24U, 16U, 8U, 0U}) {
+    message.push_back(static_cast<char>((length >> shift) & 0xFFU));
+  }
+  return message + fields;
+}
 
 sockaddr_un address_of(const fs::path& path) {
   sockaddr_un address{};
@@ -82,18 +100,24 @@ struct Link {
 }  // namespace
 
 PostgresCuttingProxy::PostgresCuttingProxy(const PostgresServer& server)
-    : server_socket_(server.socket_dir() / socket_name) {
+    : server_socket_(server.socket_dir() / socket_name()) {
   std::string dir = (fs::temp_directory_path() / "petstore-pgproxy-XXXXXX").string();
   if (::mkdtemp(dir.data()) == nullptr) {
     throw std::runtime_error("mkdtemp failed");
   }
   dir_ = dir;
-  listener_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  const sockaddr_un address = address_of(dir_ / socket_name);
-  if (listener_ < 0 ||
-      ::bind(listener_, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0 ||
-      ::listen(listener_, 64) != 0 || ::pipe2(stop_pipe_, O_CLOEXEC) != 0) {
-    throw std::runtime_error(std::string("the proxy cannot listen: ") + std::strerror(errno));
+  try {
+    (void)address_of(server_socket_);  // checked here, so that the thread's calls cannot throw
+    const sockaddr_un address = address_of(dir_ / socket_name());
+    listener_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener_ < 0 ||
+        ::bind(listener_, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0 ||
+        ::listen(listener_, 64) != 0 || ::pipe2(stop_pipe_, O_CLOEXEC) != 0) {
+      throw std::runtime_error(std::string("the proxy cannot listen: ") + std::strerror(errno));
+    }
+  } catch (...) {
+    close_all();
+    throw;
   }
   thread_ = std::thread([this] { serve(); });
 }
@@ -103,6 +127,10 @@ PostgresCuttingProxy::~PostgresCuttingProxy() {
   if (thread_.joinable()) {
     thread_.join();
   }
+  close_all();
+}
+
+void PostgresCuttingProxy::close_all() {
   for (const int fd : {listener_, stop_pipe_[0], stop_pipe_[1]}) {
     if (fd >= 0) {
       ::close(fd);
@@ -153,8 +181,11 @@ void PostgresCuttingProxy::serve() {
       if (message.front() == 'C') {
         const std::string tag(message.substr(head, total - head - 1));  // without its NUL
         if (const auto cut = take_armed(tag)) {
-          if (*cut == Cut::after) {
+          if (*cut != Cut::before) {
             (void)send_all(link.client, message);
+          }
+          if (*cut == Cut::after_then_fatal) {
+            (void)send_all(link.client, shutdown_error());
           }
           ++cuts_;
           return false;

@@ -4,7 +4,8 @@
 // before or just after a CommandComplete with a given tag (say "COMMIT"). So a test can lose a
 // connection at the one moment that matters (a COMMIT's answer sent or not) without timing it.
 // It reads the server's side message by message (a type byte and a length: the protocol's framing
-// after start-up, as on a Unix socket there is no SSL or GSS negotiation).
+// after start-up, as on a Unix socket there is no SSL or GSS negotiation). One thread forwards
+// with blocking sends: enough for a test's small exchanges, not for a client that stops reading.
 
 #include <atomic>
 #include <filesystem>
@@ -19,7 +20,11 @@ class PostgresServer;
 
 class PostgresCuttingProxy {
  public:
-  enum class Cut { before, after };
+  enum class Cut {
+    before,            // the answer never arrives
+    after,             // the answer arrives, then the connection ends
+    after_then_fatal,  // the answer, then a fast shutdown's FATAL error (57P01), then the end
+  };
 
   // Listens in a directory of its own and forwards to `server`'s socket; throws
   // std::runtime_error when it cannot listen.
@@ -43,6 +48,7 @@ class PostgresCuttingProxy {
     std::string tag;
   };
   void serve();
+  void close_all();
   // take_armed: the cut armed for a CommandComplete tagged `tag`, disarmed as it is taken.
   std::optional<Cut> take_armed(const std::string& tag);
 

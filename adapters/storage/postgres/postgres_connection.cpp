@@ -276,14 +276,14 @@ void Connection::drop(const std::string& reason) {
 
 void Connection::fail(const std::string& reason) {
   const bool was_up = state_ == State::idle || state_ == State::busy;
-  // Every statement of the front work answered without error (a create batch's COMMIT too), and
-  // only its sync's answer was lost: the work happened, so it gets its results, not unavailable
-  // for pets that are stored. A server that ends sessions (a fast shutdown) may send a COMMIT's
-  // answer and then close the connection.
+  // A create batch whose every statement answered without error, its own COMMIT last, and only
+  // the sync's answer was lost, has committed: it gets its results, not unavailable for pets that
+  // are stored. A server that ends its sessions (a fast shutdown) may send a COMMIT's answer and
+  // then close. Only a work that says COMMIT itself: an implicit transaction commits at the sync.
   std::optional<Work> answered;
   std::vector<ResultPtr> answered_results;
-  if (!works_.empty() && !front_error_ && statement_index_ == works_.front().statements.size() &&
-      results_.size() == statement_index_) {
+  if (!works_.empty() && works_.front().is_commit && !front_error_ &&
+      statement_index_ == works_.front().statements.size() && results_.size() == statement_index_) {
     answered.emplace(std::move(works_.front()));
     works_.pop_front();
     answered_results = std::move(results_);

@@ -37,7 +37,9 @@ struct Work {
   // (the server rolls back whatever did not commit) and finish gets unavailable.
   std::chrono::steady_clock::time_point deadline;
   std::chrono::steady_clock::time_point queued_at{};  // for the time it waited for a connection
-  bool is_commit = false;  // a create batch: timed as a commit, and frees the writer slot
+  // A create batch, which ends in its own COMMIT: timed as a commit, frees the writer slot, and
+  // is done once the COMMIT's answer is in, even if the sync's is lost.
+  bool is_commit = false;
 };
 
 }  // namespace petstore::adapters::storage::postgres

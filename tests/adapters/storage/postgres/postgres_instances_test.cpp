@@ -415,7 +415,9 @@ void expect_none_lost_or_invented(const Instances& instances, std::size_t i, Loa
     if (known.contains(id)) {
       continue;
     }
-    const auto pet = parse_json(instances.get(i, id).body);
+    const auto got = instances.get(i, id);
+    ASSERT_EQ(got.status, 200U) << "pet " << id << " through instance " << i << ": " << got;
+    const auto pet = parse_json(got.body);
     const auto* name = pet.is_object() ? pet.as_object().if_contains("name") : nullptr;
     ASSERT_TRUE(name != nullptr && name->is_string()) << "pet " << id << " has no name";
     const std::string text(name->as_string());

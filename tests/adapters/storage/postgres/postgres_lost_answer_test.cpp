@@ -1,13 +1,13 @@
 // A connection lost at the end of a create's transaction, on the executable's own server behind a
 // proxy that ends the connection at the COMMIT's answer (tests/support/postgres_cutting_proxy):
-// a COMMIT whose answer arrived is a created pet, not unavailable for a pet that is stored; a
-// COMMIT whose answer was lost is unavailable (it may have committed: here it did), and the retry
-// with the same idempotency key gives back that pet instead of storing a second one.
+// a COMMIT whose answer arrived is a created pet, not unavailable for a pet that is stored, also
+// when a fast shutdown's error follows it; a COMMIT whose answer was lost is unavailable (it may
+// have committed: here it did), and the retry with the same idempotency key gives back that pet
+// instead of storing a second one.
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 
@@ -23,6 +23,21 @@ namespace petstore::tests {
 namespace {
 
 using Cut = PostgresCuttingProxy::Cut;
+
+// once_connected: `call()`'s result, called again every 20 ms (for at most 30 s) while it is
+// unavailable: with its only open connection lost, the pool answers so until one is up again.
+template <class Call>
+auto once_connected(Call call) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    auto result = call();
+    if (result.has_value() || result.error().code != domain::ErrorCode::unavailable ||
+        std::chrono::steady_clock::now() >= deadline) {
+      return result;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
 
 class PostgresLostAnswer : public testing::Test {
  protected:
@@ -47,18 +62,26 @@ class PostgresLostAnswer : public testing::Test {
   std::unique_ptr<ports::PetRepository> repository_;
 };
 
-TEST_F(PostgresLostAnswer, ACommitAnsweredBeforeTheConnectionWasLostIsACreatedPet) {
-  proxy_.arm(Cut::after, "COMMIT");
+class PostgresAnsweredCommit : public PostgresLostAnswer,
+                               public testing::WithParamInterface<Cut> {};
+
+TEST_P(PostgresAnsweredCommit, IsACreatedPetThoughTheConnectionWasLostAfterIt) {
+  proxy_.arm(GetParam(), "COMMIT");
   const auto created = create_pet(*repository_, new_pet("Answered"));
   ASSERT_EQ(proxy_.cuts(), 1) << "the proxy never saw the COMMIT's answer";
   ASSERT_TRUE(created.has_value()) << created.error().message;
   EXPECT_EQ(created->id, domain::PetId{2});
   EXPECT_EQ(stored_count(), 2);
-  // The pool connects again and serves: the pet is read back through it.
-  const auto read = get_now(*repository_, domain::PetId{2});
+  const auto read = once_connected([&] { return get_now(*repository_, domain::PetId{2}); });
   ASSERT_TRUE(read.has_value()) << read.error().message;
   EXPECT_EQ(read->name.value(), "Answered");
 }
+
+INSTANTIATE_TEST_SUITE_P(Postgres, PostgresAnsweredCommit,
+                         testing::Values(Cut::after, Cut::after_then_fatal),
+                         [](const testing::TestParamInfo<Cut>& cut) {
+                           return cut.param == Cut::after ? "ThenTheEnd" : "ThenAShutdownsError";
+                         });
 
 TEST_F(PostgresLostAnswer, ACommitWhoseAnswerWasLostIsUnavailableAndItsRetryGivesBackThePet) {
   const ports::IdempotencyKey key{"scope", "retry-me"};
@@ -69,20 +92,12 @@ TEST_F(PostgresLostAnswer, ACommitWhoseAnswerWasLostIsUnavailableAndItsRetryGive
   EXPECT_EQ(lost.error().code, domain::ErrorCode::unavailable);
   EXPECT_EQ(stored_count(), 2) << "the server committed; only its answer was lost";
 
-  // Should the pool have no connection left open, it answers unavailable until one is up again.
-  std::optional<domain::Result<ports::CreateOutcome>> retried;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  for (;;) {
-    retried = create_now(*repository_, {new_pet("In doubt"), key, test_now});
-    if (retried->has_value() || retried->error().code != domain::ErrorCode::unavailable ||
-        std::chrono::steady_clock::now() >= deadline) {
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(retried->has_value()) << retried->error().message;
-  EXPECT_FALSE((*retried)->created) << "the retry stored a second pet";
-  EXPECT_EQ((*retried)->pet.id, domain::PetId{2});
+  const auto retried = once_connected([&] {
+    return create_now(*repository_, {new_pet("In doubt"), key, test_now});
+  });
+  ASSERT_TRUE(retried.has_value()) << retried.error().message;
+  EXPECT_FALSE(retried->created) << "the retry stored a second pet";
+  EXPECT_EQ(retried->pet.id, domain::PetId{2});
   EXPECT_EQ(stored_count(), 2);
 }
 
