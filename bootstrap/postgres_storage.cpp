@@ -74,7 +74,7 @@ class CountRefreshingRepository final : public ports::PetRepository {
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
     adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
-    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready) {
+    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, std::stop_token stop) {
   auto described = adapters::storage::postgres::describe_database_url(options.database_url);
   if (!described) {
     return described.error();
@@ -107,7 +107,11 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
   events.commit_finished = [&metrics](std::chrono::nanoseconds took, std::size_t /*creates*/) {
     metrics.storage_committed(took);
   };
-  auto repository = adapters::storage::postgres::make_postgres_pet_repository(options);
+  events.schema_refused = [&logger, database](std::string_view reason) {
+    logger.error("database_schema_refused", {{"database", *database}, {"message", reason}});
+  };
+  auto repository =
+      adapters::storage::postgres::make_postgres_pet_repository(options, std::move(stop));
   if (!repository) {
     return repository.error();
   }

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <memory>
+#include <stop_token>
 
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
@@ -15,8 +16,10 @@
 namespace petstore::bootstrap {
 
 // `logger`, `metrics` and `ready` must outlive the repository.
+// Opening waits for the schema's first attempt (at most the call timeout), less once `stop` is
+// requested.
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
     adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
-    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready);
+    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, std::stop_token stop);
 
 }  // namespace petstore::bootstrap

@@ -199,12 +199,20 @@ void PostgresCuttingProxy::serve() {
     return true;
   };
   for (;;) {
+    if (stalled_.load()) {
+      // Only a stop is heard; bytes and connections wait in the kernel's buffers and backlog.
+      pollfd stop{stop_pipe_[0], POLLIN, 0};
+      if (::poll(&stop, 1, 20) > 0) {
+        break;
+      }
+      continue;
+    }
     std::vector<pollfd> fds{{stop_pipe_[0], POLLIN, 0}, {listener_, POLLIN, 0}};
     for (const auto& link : links) {
       fds.push_back({link.client, POLLIN, 0});
       fds.push_back({link.server, POLLIN, 0});
     }
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    if (::poll(fds.data(), fds.size(), 20) < 0) {  // a stall begins within a poll
       if (errno == EINTR) {
         continue;
       }

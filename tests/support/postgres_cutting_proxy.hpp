@@ -6,6 +6,8 @@
 // It reads the server's side message by message (a type byte and a length: the protocol's framing
 // after start-up, as on a Unix socket there is no SSL or GSS negotiation). One thread forwards
 // with blocking sends: enough for a test's small exchanges, not for a client that stops reading.
+// stall() turns it into a black hole: nothing is forwarded either way and new connections wait
+// unanswered (a database that stops answering without closing anything), until it is resumed.
 
 #include <atomic>
 #include <filesystem>
@@ -39,6 +41,8 @@ class PostgresCuttingProxy {
   // arm: the next CommandComplete tagged `tag` on any connection ends that connection (both
   // sides closed) `when` it would be forwarded; later ones pass.
   void arm(Cut when, std::string tag);
+  // stall: from now on nothing is forwarded and nobody new is answered, until stall(false).
+  void stall(bool stalled) { stalled_.store(stalled); }
   // cuts: how many connections it has ended so far.
   [[nodiscard]] int cuts() const { return cuts_.load(); }
 
@@ -59,6 +63,7 @@ class PostgresCuttingProxy {
   std::mutex mutex_;
   std::optional<Armed> armed_;
   std::atomic<int> cuts_{0};
+  std::atomic<bool> stalled_{false};
   std::thread thread_;
 };
 

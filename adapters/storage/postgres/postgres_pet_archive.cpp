@@ -124,7 +124,8 @@ class PostgresPetArchive final : public ports::PetArchive {
           ErrorCode::unavailable, "",
           "the database " + description_ + " holds no petstore schema: nothing to export from it");
     }
-    if (auto migrated = migrate_schema(target_); !migrated) {
+    if (auto migrated = migrate_schema(target_, std::chrono::steady_clock::now() + target_.timeout);
+        !migrated) {
       return migrated.error();
     }
     for (const char* step :
@@ -168,7 +169,8 @@ class PostgresPetArchive final : public ports::PetArchive {
   // PetArchive
   [[nodiscard]] domain::Result<ports::ArchiveWriteReport> write_all(
       std::span<const domain::Pet> pets, const Progress& progress) override {
-    if (auto migrated = migrate_schema(target_); !migrated) {
+    if (auto migrated = migrate_schema(target_, std::chrono::steady_clock::now() + target_.timeout);
+        !migrated) {
       return migrated.error();
     }
     Session db(target_);

@@ -8,6 +8,7 @@
 #include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_schema.hpp"
+#include "adapters/storage/postgres/postgres_schema_keeper.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -17,13 +18,29 @@ namespace {
 // connection's answers, and a poll loop serves many connections, so more rarely pay.
 constexpr std::size_t most_loops = 2;
 
+// The longest the schema's first attempt holds the start back, whatever the call timeout: past
+// it the service listens, unready, and the schema is tried again in the background.
+constexpr std::chrono::seconds first_attempt_limit{5};
+
 class PostgresPetRepository final : public ports::PetRepository {
  public:
   PostgresPetRepository(PoolSettings settings, std::chrono::milliseconds call_timeout)
-      : call_timeout_(call_timeout), pool_(std::move(settings)) {}
+      : call_timeout_(call_timeout),
+        target_(settings.target),
+        events_(settings.events),
+        pool_(std::move(settings)) {}
 
-  // Answers every pending call (queued ones unavailable), then closes the connections.
-  ~PostgresPetRepository() override { pool_.close(); }
+  // Stops the schema's retries, answers every pending call unavailable and closes the
+  // connections, waiting for no database.
+  ~PostgresPetRepository() override {
+    keeper_.reset();
+    pool_.close();
+  }
+
+  // keep_trying_schema: the schema was not ready at start; a thread tries again until it is.
+  void keep_trying_schema() {
+    keeper_ = std::make_unique<SchemaKeeper>(target_, events_, [this] { pool_.schema_ready(); });
+  }
 
   PostgresPetRepository(const PostgresPetRepository&) = delete;
   PostgresPetRepository& operator=(const PostgresPetRepository&) = delete;
@@ -56,7 +73,10 @@ class PostgresPetRepository final : public ports::PetRepository {
   }
 
   std::chrono::milliseconds call_timeout_;
+  const ConnectTarget target_;
+  const PostgresEvents events_;
   mutable Pool pool_;
+  std::unique_ptr<SchemaKeeper> keeper_;
 };
 
 }  // namespace
@@ -70,7 +90,7 @@ domain::Result<std::string> describe_database_url(const std::string& url) {
 }
 
 domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
-    const PostgresOptions& options) {
+    const PostgresOptions& options, std::stop_token stop) {
   auto parsed = parse_url(options.database_url);
   if (!parsed) {
     return parsed.error();
@@ -80,17 +100,23 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   settings.size = std::max<std::size_t>(1, options.pool_size);
   settings.loops = std::min(settings.size, most_loops);
   settings.events = options.events;
-  const auto migrated = migrate_schema(settings.target);
+  const auto first_attempt =
+      std::min<std::chrono::milliseconds>(options.call_timeout, first_attempt_limit);
+  const auto migrated = migrate_schema(
+      settings.target, std::chrono::steady_clock::now() + first_attempt, std::move(stop));
   if (!migrated && migrated.error().code != domain::ErrorCode::unavailable) {
     return migrated.error();
   }
   if (!migrated && options.events.connect_failed) {
     options.events.connect_failed(migrated.error().message);
   }
-  settings.schema_checked = migrated.has_value();
-  settings.check_schema = [target = settings.target] { return migrate_schema(target); };
-  return std::unique_ptr<ports::PetRepository>(
-      std::make_unique<PostgresPetRepository>(std::move(settings), options.call_timeout));
+  settings.schema_ready = migrated.has_value();
+  auto repository =
+      std::make_unique<PostgresPetRepository>(std::move(settings), options.call_timeout);
+  if (!migrated) {
+    repository->keep_trying_schema();
+  }
+  return std::unique_ptr<ports::PetRepository>(std::move(repository));
 }
 
 }  // namespace petstore::adapters::storage::postgres

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,9 @@ struct PostgresEvents {
   std::function<void(std::chrono::nanoseconds)> connection_waited;  // a call's wait for one
   std::function<void(std::chrono::nanoseconds)> query_finished;     // a read's round trip
   std::function<void(std::chrono::nanoseconds, std::size_t creates)> commit_finished;
+  // The database's schema cannot be used by this binary (newer, damaged): calls fail until it is
+  // repaired. Once per distinct reason.
+  std::function<void(std::string_view reason)> schema_refused;
 };
 
 struct PostgresOptions {
@@ -44,12 +48,14 @@ struct PostgresOptions {
 // invalid_argument when libpq cannot parse `url` (the message does not repeat the URL).
 [[nodiscard]] domain::Result<std::string> describe_database_url(const std::string& url);
 
-// make_postgres_pet_repository: a repository on the database at `options.database_url`. When the
-// database answers, its schema is created or migrated first. Errors: invalid_argument for a URL
-// libpq cannot parse; internal for a schema this binary cannot use (newer than it knows, or not
-// UTF-8). A database that does not answer is no error: the adapter keeps trying (reported
-// through the events) and fails calls with unavailable until a connection works.
+// make_postgres_pet_repository: a repository on the database at `options.database_url`. It first
+// tries, on the calling thread, to create or migrate the schema: at most `call_timeout` (5 s at
+// most), less when `stop` is requested meanwhile. Errors: invalid_argument for a URL libpq cannot
+// parse; internal for a schema this binary cannot use (newer than it knows, damaged, or not UTF-8).
+// A database that does not answer in time, or whose migration lock another session holds, is no
+// error: the adapter keeps trying on a thread of its own (reported through the events) and fails
+// calls with unavailable until the schema is ready and a connection works.
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
-    const PostgresOptions& options);
+    const PostgresOptions& options, std::stop_token stop = {});
 
 }  // namespace petstore::adapters::storage::postgres

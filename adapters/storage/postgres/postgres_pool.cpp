@@ -41,7 +41,7 @@ void expire_from(std::deque<Call>& queue, std::chrono::steady_clock::time_point 
 }  // namespace
 
 Pool::Pool(PoolSettings settings)
-    : settings_(std::move(settings)), schema_checked_(settings_.schema_checked) {
+    : settings_(std::move(settings)), schema_ready_(settings_.schema_ready) {
   const std::size_t loop_count = std::max<std::size_t>(1, settings_.loops);
   for (std::size_t i = 0; i < loop_count; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(
@@ -65,9 +65,9 @@ void Pool::read(Work work) {
   std::vector<Assignment> assignments;
   {
     std::unique_lock lock(mutex_);
-    if (down_ || closing_) {
+    if (const char* refused = refusal_locked()) {
       lock.unlock();
-      work.finish(unavailable(closing_ ? "storage is closing" : "no database connection works"));
+      work.finish(unavailable(refused));
       return;
     }
     reads_.push_back(std::move(work));
@@ -81,15 +81,25 @@ void Pool::create(PendingCreate create) {
   std::vector<Assignment> assignments;
   {
     std::unique_lock lock(mutex_);
-    if (down_ || closing_) {
+    if (const char* refused = refusal_locked()) {
       lock.unlock();
-      create.done(unavailable(closing_ ? "storage is closing" : "no database connection works"));
+      create.done(unavailable(refused));
       return;
     }
     creates_.push_back(std::move(create));
     dispatch_locked(assignments);
   }
   post(assignments);
+}
+
+const char* Pool::refusal_locked() const {
+  if (closing_) {
+    return "storage is closing";
+  }
+  if (!schema_ready_) {
+    return "the database's schema is not ready";
+  }
+  return down_ ? "no database connection works" : nullptr;
 }
 
 void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
@@ -161,7 +171,6 @@ void Pool::writer_done(Clock::time_point started, std::size_t creates) {
     last_commit_ = now - started;
     writer_freed_at_ = Clock::now();  // after the report: a slow hook shortens no wait
     dispatch_locked(assignments);
-    quiet_.notify_all();
   }
   post(assignments);
 }
@@ -177,37 +186,36 @@ void Pool::post(std::vector<Assignment>& assignments) {
 }
 
 void Pool::connection_up(Connection& connection) {
-  bool check = false;
-  {
-    const std::lock_guard lock(mutex_);
-    check = !schema_checked_;
-  }
-  if (check && settings_.check_schema) {
-    // Only until the first success: the database was unreachable when the process started.
-    if (auto checked = settings_.check_schema(); !checked) {
-      connection.loop().post(
-          [&connection, reason = checked.error().message] { connection.drop(reason); });
-      return;
-    }
-  }
   const bool recovered = connection.recovering();
   std::vector<Assignment> assignments;
-  bool first_open = false;
+  std::optional<bool> availability;
   {
     const std::lock_guard lock(mutex_);
-    schema_checked_ = true;
     down_ = false;
-    first_open = open_.empty();
+    answering_ = true;  // it has just connected and answered its set-up
     open_.push_back(&connection);
     idle_.push_back(&connection);
     dispatch_locked(assignments);
+    availability = availability_change_locked();
   }
   post(assignments);
   if (recovered) {
     report(settings_.events.connection_restored);
   }
-  if (first_open) {
-    report(settings_.events.availability_changed, true);
+  if (availability) {
+    report(settings_.events.availability_changed, *availability);
+  }
+}
+
+void Pool::schema_ready() {
+  std::optional<bool> availability;
+  {
+    const std::lock_guard lock(mutex_);
+    schema_ready_ = true;
+    availability = availability_change_locked();
+  }
+  if (availability) {
+    report(settings_.events.availability_changed, *availability);
   }
 }
 
@@ -217,38 +225,33 @@ void Pool::connection_idle(Connection& connection) {
     const std::lock_guard lock(mutex_);
     idle_.push_back(&connection);
     dispatch_locked(assignments);
-    if (idle_.size() == open_.size()) {
-      quiet_.notify_all();
-    }
   }
   post(assignments);
 }
 
 void Pool::connection_down(Connection& connection, const std::string& reason, bool was_up) {
   Answers answers;
-  bool last = false;
+  std::optional<bool> availability;
   {
     const std::lock_guard lock(mutex_);
-    const bool counted = std::erase(open_, &connection) > 0;
-    if (counted) {
+    if (std::erase(open_, &connection) > 0) {
       std::erase(idle_, &connection);
-      quiet_.notify_all();
       report_pool_locked();
     }
     if (open_.empty() && !down_) {
       // The last open connection is gone, or the first attempts fail: nothing serves the
       // queued calls, and new ones fail at once until a connection is up again.
       down_ = true;
-      last = true;
       take_all_locked(answers);
     }
+    availability = availability_change_locked();
   }
   for (auto& answer : answers) {
     answer();
   }
   report(was_up ? settings_.events.connection_lost : settings_.events.connect_failed, reason);
-  if (last) {
-    report(settings_.events.availability_changed, false);
+  if (availability) {
+    report(settings_.events.availability_changed, *availability);
   }
 }
 
@@ -259,6 +262,7 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
   {
     const std::lock_guard lock(mutex_);
     expire_locked(now, answers);
+    probe_locked(now, assignments);
     if (const auto company_deadline = company_deadline_locked()) {
       if (*company_deadline <= now) {
         dispatch_locked(assignments);  // the wait is over: commit what came
@@ -266,7 +270,7 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
         next = *company_deadline;
       }
     }
-    next_tick_ = std::min(next, now + EventLoop::tick);
+    next_tick_ = std::min(next, now + EventLoop::tick);  // probes ride on the loop's ticks
   }
   for (auto& answer : answers) {
     answer();
@@ -297,11 +301,47 @@ void Pool::report_pool_locked() const {
   report(settings_.events.pool_changed, open_.size(), open_.size() - idle_.size());
 }
 
+void Pool::probe_locked(Clock::time_point now, std::vector<Assignment>& assignments) {
+  if (probing_ || closing_ || down_ || !schema_ready_ || now < next_probe_at_) {
+    return;
+  }
+  probing_ = true;
+  Work probe{{Statement{"SELECT 1", {}}},
+             [this](const WorkResults& results) { probe_answered(results.has_value()); },
+             now + probe_timeout};
+  probe.queued_at = now;
+  reads_.push_front(std::move(probe));  // first in line: queued reads must not hide an answer
+  dispatch_locked(assignments);
+}
+
+void Pool::probe_answered(bool answered) {
+  std::optional<bool> availability;
+  {
+    const std::lock_guard lock(mutex_);
+    probing_ = false;
+    answering_ = answered;
+    next_probe_at_ = Clock::now() + probe_interval;
+    availability = availability_change_locked();
+  }
+  if (availability) {
+    report(settings_.events.availability_changed, *availability);
+  }
+}
+
+std::optional<bool> Pool::availability_change_locked() {
+  const bool available = !open_.empty() && schema_ready_ && answering_ && !closing_;
+  if (available == reported_available_) {
+    return std::nullopt;
+  }
+  reported_available_ = available;
+  return available;
+}
+
 void Pool::close() {
   Answers answers;
   {
-    std::unique_lock lock(mutex_);
-    if (closed_) {
+    const std::lock_guard lock(mutex_);
+    if (closing_) {
       return;
     }
     closing_ = true;
@@ -310,11 +350,9 @@ void Pool::close() {
   for (auto& answer : answers) {
     answer();
   }
-  {
-    // Calls in flight finish, or fail at their deadline when the database does not answer.
-    std::unique_lock lock(mutex_);
-    quiet_.wait(lock, [this] { return idle_.size() == open_.size() && !writer_busy_; });
-    closed_ = true;
+  for (auto& connection : connections_) {
+    // On its loop's thread, before that loop stops: calls in flight are answered unavailable.
+    connection->loop().post([&connection = *connection] { connection.drop("storage is closing"); });
   }
   loops_.clear();  // each loop runs the tasks posted to it, then its thread ends
   connections_.clear();

@@ -6,11 +6,13 @@
 // create transactions anyway). Under load a batch waits for company as the LMDB adapter's does:
 // after a batch of N, the next waits for N creates, at most as long as that batch took (else the
 // writer would commit the one create queued when it freed, and the clients just answered a whole
-// commit later: batches of 1 and N-1 in turn). A call made while no connection works fails
-// at once with unavailable; one that waits past its deadline fails with unavailable too.
+// commit later: batches of 1 and N-1 in turn). A call made while no connection works, or before
+// the schema is known to be ready, fails at once with unavailable; one that waits past its
+// deadline fails with unavailable too. Every probe_interval a probe (SELECT 1, probe_timeout)
+// checks that the database still answers, traffic or not: until one answers again, the pool
+// reports itself unavailable (what /readyz says), though calls are still tried.
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -33,9 +35,8 @@ struct PoolSettings {
   std::size_t size = 2;
   std::size_t loops = 1;
   PostgresEvents events;
-  // The schema check a connection passes before it serves, until one has passed (blocking).
-  std::function<domain::Result<void>()> check_schema;
-  bool schema_checked = false;
+  // Whether the schema is known to be ready; else calls fail until schema_ready().
+  bool schema_ready = false;
 };
 
 class Pool final : public ConnectionHost {
@@ -47,6 +48,10 @@ class Pool final : public ConnectionHost {
   static constexpr std::size_t max_pipelined_reads = 16;
   // The longest a batch waits for company, however long the last batch took.
   static constexpr std::chrono::milliseconds max_company_wait{10};
+  // How often the database is probed, and how long a probe may take: /readyz turns 503 within
+  // about their sum of the database ceasing to answer.
+  static constexpr std::chrono::milliseconds probe_interval{1000};
+  static constexpr std::chrono::milliseconds probe_timeout{2000};
 
   explicit Pool(PoolSettings settings);
   Pool(const Pool&) = delete;
@@ -58,7 +63,11 @@ class Pool final : public ConnectionHost {
   void read(Work work);
   // create: queues `create` for the next batch; answers it unavailable when none is open.
   void create(PendingCreate create);
-  // close: answers queued calls unavailable, waits for calls in flight, stops the threads.
+  // schema_ready: the schema has been created or migrated; calls are served from now on.
+  void schema_ready();
+  // close: answers every call unavailable, queued or in flight (nobody waits for them any more:
+  // a stop has already answered or given up on its requests), closes the connections and stops
+  // the threads. It waits for no database.
   void close();
 
   // ConnectionHost
@@ -75,6 +84,8 @@ class Pool final : public ConnectionHost {
   };
   using Answers = std::vector<std::function<void()>>;
 
+  // refusal_locked: why a new call fails at once, or null when it is taken.
+  [[nodiscard]] const char* refusal_locked() const;
   void dispatch_locked(std::vector<Assignment>& assignments);
   Work take_batch_locked();
   // company_deadline_locked: until when the queued creates wait for company; nullopt when they
@@ -88,10 +99,15 @@ class Pool final : public ConnectionHost {
   void expire_locked(Clock::time_point now, Answers& answers);
   void take_all_locked(Answers& answers);
   void report_pool_locked() const;
+  // probe_locked: queues a probe, first in line, when one is due.
+  void probe_locked(Clock::time_point now, std::vector<Assignment>& assignments);
+  void probe_answered(bool answered);
+  // availability_change_locked: the pool's availability, when it differs from the one last
+  // reported (to report outside the lock).
+  [[nodiscard]] std::optional<bool> availability_change_locked();
 
   PoolSettings settings_;
   std::mutex mutex_;
-  std::condition_variable quiet_;  // notified when the last connection running work is idle
   std::deque<Work> reads_;
   std::deque<PendingCreate> creates_;
   std::vector<Connection*> idle_;
@@ -107,9 +123,13 @@ class Pool final : public ConnectionHost {
   // No connection is open and the latest attempt failed: calls fail at once. False while the
   // first connections are still being made, so that calls made at start wait for them.
   bool down_ = false;
-  bool schema_checked_ = false;
+  bool schema_ready_ = false;
+  // The last probe's verdict (true until one fails), whether one is out, and when the next is due.
+  bool answering_ = true;
+  bool probing_ = false;
+  Clock::time_point next_probe_at_{};
+  bool reported_available_ = false;
   bool closing_ = false;
-  bool closed_ = false;
   std::vector<std::unique_ptr<EventLoop>> loops_;
   std::vector<std::unique_ptr<Connection>> connections_;
 };

@@ -1,18 +1,20 @@
 #include "adapters/storage/postgres/postgres_schema.hpp"
 
 #include <array>
+#include <charconv>
 #include <libpq-fe.h>
-#include <memory>
+#include <optional>
 #include <string>
-#include <vector>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "adapters/storage/postgres/postgres_session.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
 
 using domain::ErrorCode;
-
-// The key of the advisory lock every instance takes to migrate: "petstore" in ASCII.
-constexpr const char* migration_lock = "SELECT pg_advisory_xact_lock(8098991380479520357)";
 
 // version_1: pets with a (status, id) index for filtered pages; the counter row that assigns
 // ids and keeps the count; idempotency records by (scope, key), with the time they were made for
@@ -132,15 +134,6 @@ $fn$;
 // migrations[v]: from version v to v + 1.
 constexpr std::array<const char*, schema_version> migrations{version_1, version_2};
 
-struct ConnDeleter {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
-};
-struct ResultDeleter {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Conn = std::unique_ptr<PGconn, ConnDeleter>;
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
-
 }  // namespace
 
 std::string one_line(std::string text, const std::string& password) {
@@ -160,57 +153,69 @@ std::string one_line(std::string text, const std::string& password) {
 
 namespace {
 
-class Migration {
- public:
-  Migration(PGconn* conn, const std::string& password) : conn_(conn), password_(password) {}
+// Another instance that holds the lock is migrating: this attempt gives way and is tried again
+// later, rather than waiting on the server for a lock whose holder may never let go.
+domain::Error lock_taken() {
+  return domain::make_error(ErrorCode::unavailable, "",
+                            "another session holds the petstore schema's migration lock");
+}
 
-  // run: `sql`'s last result, or the error (unavailable once the connection is gone).
-  domain::Result<Result> run(const char* sql) {
-    Result result(PQexec(conn_, sql));
-    const auto status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
-      return result;
-    }
-    const bool lost = PQstatus(conn_) != CONNECTION_OK;
-    auto error = domain::make_error(
-        lost ? ErrorCode::unavailable : ErrorCode::internal, "",
-        "cannot set up the petstore schema: " + one_line(PQerrorMessage(conn_), password_));
-    return error;
+// parse_version: the stored version when it is one this code can reason about (0 up to any
+// int), else nullopt: text, a number past an int, a negative one.
+std::optional<int> parse_version(std::string_view text) {
+  int version = -1;
+  const auto* end = text.data() + text.size();
+  const auto [at, failed] = std::from_chars(text.data(), end, version);
+  if (failed != std::errc() || at != end || version < 0) {
+    return std::nullopt;
   }
-
- private:
-  PGconn* conn_;
-  const std::string& password_;
-};
+  return version;
+}
 
 // current_version: the schema's version, 0 when there is none yet. Nothing is created when it
 // exists, so a role that may not create schemas can run a migrated database.
-domain::Result<int> current_version(Migration& db) {
+domain::Result<int> current_version(BlockingSession& db) {
   auto exists = db.run("SELECT to_regclass('petstore.schema_version') IS NOT NULL");
   if (!exists) {
     return exists.error();
   }
-  if (std::string(PQgetvalue(exists->get(), 0, 0)) != "t") {
-    for (const char* step : {"CREATE SCHEMA IF NOT EXISTS petstore",
-                             "CREATE TABLE petstore.schema_version (version integer NOT NULL)"}) {
-      if (auto done = db.run(step); !done) {
-        return done.error();
-      }
+  if (std::string_view(PQgetvalue(exists->get(), 0, 0)) != "t") {
+    auto created = db.run(
+        "CREATE SCHEMA IF NOT EXISTS petstore; "
+        "CREATE TABLE petstore.schema_version (version integer NOT NULL)");
+    if (!created) {
+      return created.error();
     }
     return 0;
   }
-  auto found = db.run("SELECT max(version) FROM petstore.schema_version");
+  // As text: a damaged table (another column type) must be reported, not crash the process.
+  auto found = db.run("SELECT max(version)::text FROM petstore.schema_version");
   if (!found) {
     return found.error();
   }
-  return PQgetisnull(found->get(), 0, 0) != 0 ? 0 : std::stoi(PQgetvalue(found->get(), 0, 0));
+  if (PQgetisnull(found->get(), 0, 0) != 0) {
+    return 0;
+  }
+  const std::string_view stored = PQgetvalue(found->get(), 0, 0);
+  const auto version = parse_version(stored);
+  if (!version) {
+    constexpr std::size_t shown = 40;
+    return domain::make_error(
+        ErrorCode::internal, "",
+        "the database's petstore.schema_version holds '" + std::string(stored.substr(0, shown)) +
+            (stored.size() > shown ? "..." : "") +
+            "', which is no schema version: repair it or restore the database");
+  }
+  return *version;
 }
 
-domain::Result<void> migrate(Migration& db) {
-  for (const char* step : {"BEGIN", migration_lock}) {
-    if (auto done = db.run(step); !done) {
-      return done.error();
-    }
+domain::Result<void> migrate(BlockingSession& db) {
+  auto locked = db.run("BEGIN; SELECT pg_try_advisory_xact_lock(8098991380479520357)");
+  if (!locked) {
+    return locked.error();
+  }
+  if (std::string_view(PQgetvalue(locked->get(), 0, 0)) != "t") {
+    return lock_taken();
   }
   const auto found = current_version(db);
   if (!found) {
@@ -218,7 +223,6 @@ domain::Result<void> migrate(Migration& db) {
   }
   const int version = *found;
   if (version > schema_version) {
-    (void)db.run("ROLLBACK");
     return domain::make_error(ErrorCode::internal, "",
                               "the database's petstore schema is version " +
                                   std::to_string(version) + ", newer than this petstore knows (" +
@@ -246,31 +250,22 @@ domain::Result<void> migrate(Migration& db) {
 
 }  // namespace
 
-domain::Result<void> migrate_schema(const ConnectTarget& target) {
-  std::vector<const char*> keywords;
-  std::vector<const char*> values;
-  for (std::size_t i = 0; i < target.keywords.size(); ++i) {
-    keywords.push_back(target.keywords[i].c_str());
-    values.push_back(target.values[i].c_str());
+domain::Result<void> migrate_schema(const ConnectTarget& target,
+                                    std::chrono::steady_clock::time_point deadline,
+                                    std::stop_token stop) {
+  auto db = BlockingSession::open(target, deadline, std::move(stop));
+  if (!db) {
+    return db.error();
   }
-  keywords.push_back(nullptr);
-  values.push_back(nullptr);
-  const Conn conn(PQconnectdbParams(keywords.data(), values.data(), 1));
-  if (!conn || PQstatus(conn.get()) != CONNECTION_OK) {
-    return domain::make_error(
-        ErrorCode::unavailable, "",
-        "cannot connect to the database: " +
-            (conn ? one_line(PQerrorMessage(conn.get()), target.password) : "out of memory"));
-  }
-  const char* encoding = PQparameterStatus(conn.get(), "server_encoding");
-  if (encoding == nullptr || std::string(encoding) != "UTF8") {
+  const char* encoding = PQparameterStatus(db->get(), "server_encoding");
+  if (encoding == nullptr || std::string_view(encoding) != "UTF8") {
     return domain::make_error(ErrorCode::internal, "",
                               std::string("the database's encoding is ") +
                                   (encoding != nullptr ? encoding : "unknown") +
                                   ", not UTF8: create it with ENCODING 'UTF8'");
   }
-  Migration db(conn.get(), target.password);
-  return migrate(db);
+  // Whatever fails leaves the transaction to the server: closing the session rolls it back.
+  return migrate(*db);
 }
 
 }  // namespace petstore::adapters::storage::postgres

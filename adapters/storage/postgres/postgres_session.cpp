@@ -1,0 +1,142 @@
+#include "adapters/storage/postgres/postgres_session.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <poll.h>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "adapters/storage/postgres/postgres_schema.hpp"
+
+namespace petstore::adapters::storage::postgres {
+namespace {
+
+using domain::ErrorCode;
+
+// A stop is noticed within this long, whatever the deadline.
+constexpr std::chrono::milliseconds stop_check{50};
+
+std::string libpq_message(PGconn* conn, const ConnectTarget& target) {
+  return conn != nullptr ? one_line(PQerrorMessage(conn), target.password) : "out of memory";
+}
+
+}  // namespace
+
+BlockingSession::BlockingSession(ConnPtr conn, const ConnectTarget& target,
+                                 Clock::time_point deadline, std::stop_token stop)
+    : conn_(std::move(conn)), target_(&target), deadline_(deadline), stop_(std::move(stop)) {}
+
+domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& target,
+                                                      Clock::time_point deadline,
+                                                      std::stop_token stop) {
+  const auto params = target.params();
+  BlockingSession session(
+      ConnPtr(PQconnectStartParams(params.keywords.data(), params.values.data(), 1)), target,
+      deadline, std::move(stop));
+  PGconn* conn = session.get();
+  if (conn == nullptr || PQstatus(conn) == CONNECTION_BAD) {
+    return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
+  }
+  // As libpq asks: poll as if PQconnectPoll had said "writing".
+  for (auto status = PGRES_POLLING_WRITING; status != PGRES_POLLING_OK;) {
+    if (status == PGRES_POLLING_FAILED) {
+      return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
+    }
+    if (auto ready = session.await(status == PGRES_POLLING_WRITING ? POLLOUT : POLLIN); !ready) {
+      return ready.error();
+    }
+    status = PQconnectPoll(conn);
+  }
+  if (PQsetnonblocking(conn, 1) != 0) {
+    return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
+  }
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+  const std::string bounds =
+      "SET statement_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count())) +
+      "; SET lock_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count()));
+  if (auto bounded = session.run(bounds.c_str()); !bounded) {
+    return bounded.error();
+  }
+  return session;
+}
+
+domain::Result<ResultPtr> BlockingSession::run(const char* sql) {
+  PGconn* conn = conn_.get();
+  if (PQsendQuery(conn, sql) == 0) {
+    return unavailable("the database connection was lost: " + libpq_message(conn, *target_));
+  }
+  for (int flushed = PQflush(conn); flushed != 0; flushed = PQflush(conn)) {
+    if (flushed < 0) {
+      return unavailable("the database connection was lost: " + libpq_message(conn, *target_));
+    }
+    if (auto ready = await(POLLIN | POLLOUT); !ready) {
+      return ready.error();
+    }
+    (void)PQconsumeInput(conn);  // as libpq asks while a flush waits: read what has come
+  }
+  ResultPtr last;
+  std::optional<domain::Error> refused;
+  for (;;) {
+    while (PQisBusy(conn) != 0) {
+      if (auto ready = await(POLLIN); !ready) {
+        return ready.error();
+      }
+      if (PQconsumeInput(conn) == 0) {
+        return unavailable("the database connection was lost: " + libpq_message(conn, *target_));
+      }
+    }
+    ResultPtr result(PQgetResult(conn));
+    if (!result) {
+      break;
+    }
+    if (PQresultStatus(result.get()) == PGRES_FATAL_ERROR && !refused) {
+      const char* state = PQresultErrorField(result.get(), PG_DIAG_SQLSTATE);
+      const std::string_view sqlstate = state != nullptr ? state : "";
+      // Past a server-side bound (57014, 55P03), shutting down (57P), or a lost connection (08):
+      // worth another try. Anything else is this database refusing the schema.
+      const bool transient = sqlstate.starts_with("08") || sqlstate.starts_with("57") ||
+                             sqlstate == "55P03" || sqlstate.starts_with("53");
+      refused =
+          domain::make_error(transient ? ErrorCode::unavailable : ErrorCode::internal, "",
+                             "cannot set up the petstore schema: " +
+                                 one_line(PQresultErrorMessage(result.get()), target_->password));
+    }
+    last = std::move(result);
+  }
+  if (refused) {
+    return *refused;
+  }
+  if (PQstatus(conn) != CONNECTION_OK) {
+    return unavailable("the database connection was lost: " + libpq_message(conn, *target_));
+  }
+  return last;
+}
+
+domain::Result<void> BlockingSession::await(short events) const {
+  for (;;) {
+    if (stop_.stop_requested()) {
+      return unavailable("stopped while the database had not answered");
+    }
+    const auto now = Clock::now();
+    if (now >= deadline_) {
+      return unavailable("the database did not answer within the timeout");
+    }
+    const auto wait =
+        std::min(std::chrono::ceil<std::chrono::milliseconds>(deadline_ - now), stop_check);
+    pollfd fd{PQsocket(conn_.get()), events, 0};
+    if (fd.fd < 0) {
+      return unavailable("the database connection was lost");
+    }
+    if (poll(&fd, 1, static_cast<int>(wait.count())) > 0) {
+      return {};
+    }
+  }
+}
+
+domain::Error BlockingSession::unavailable(const std::string& why) const {
+  return domain::make_error(ErrorCode::unavailable, "", why);
+}
+
+}  // namespace petstore::adapters::storage::postgres
