@@ -24,6 +24,7 @@ struct ServeFlags {
   double idle_timeout = 60;
   double storage_timeout = 5;
   double database_timeout = 5;
+  double drain_delay = 0;
   std::string log_format = "json";
   std::string log_level = "info";
   std::string trusted_proxies;
@@ -164,6 +165,13 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
       ->transform(duration_units())
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
+  serve
+      .add_option("--drain-delay", flags.drain_delay,
+                  "On SIGTERM, time /readyz says 503 while serving goes on, before the drain")
+      ->envname("PETSTORE_DRAIN_DELAY")
+      ->transform(duration_units())
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
       ->envname("PETSTORE_MAX_CONNECTIONS")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
@@ -201,6 +209,7 @@ void apply(const ServeFlags& flags, ServeOptions& options) {
   options.limits.body_timeout = from_seconds(flags.body_timeout);
   options.limits.idle_timeout = from_seconds(flags.idle_timeout);
   options.limits.storage_timeout = from_seconds(flags.storage_timeout);
+  options.drain_delay = from_seconds(flags.drain_delay);
   options.lmdb.data_dir = options.data_dir;
   // Checked while parsing (trusted_proxy_ranges).
   if (auto proxies = application::TrustedProxies::parse(flags.trusted_proxies)) {

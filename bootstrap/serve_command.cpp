@@ -2,9 +2,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
-#include <pthread.h>
-#include <signal.h>
+#include <stop_token>
 
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/clock/system_clock.hpp"
@@ -22,6 +22,7 @@
 #include "bootstrap/postgres_storage.hpp"
 #include "bootstrap/reload_worker.hpp"
 #include "bootstrap/service.hpp"
+#include "bootstrap/stop_signals.hpp"
 
 namespace petstore::bootstrap {
 namespace {
@@ -33,25 +34,16 @@ constexpr std::chrono::milliseconds log_drain_limit{500};
 
 void fail(const std::string& line) { std::cerr << "petstore: " << line << '\n'; }
 
-sigset_t stop_and_reload_signals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGHUP);
-  return signals;
-}
-
 using adapters::logging::Logger;
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
     const ServeOptions& options, adapters::metrics::Metrics& metrics, Logger& logger,
-    std::atomic<bool>& storage_ready) {
+    std::atomic<bool>& storage_ready, std::stop_token stop) {
   if (options.storage == StorageKind::memory) {
     return adapters::storage::memory::make_memory_pet_repository();
   }
   if (options.storage == StorageKind::postgres) {
-    return open_postgres_storage(options.postgres, logger, metrics, storage_ready);
+    return open_postgres_storage(options.postgres, logger, metrics, storage_ready, std::move(stop));
   }
   adapters::storage::lmdb::LmdbOptions lmdb = options.lmdb;
   lmdb.on_commit = [&metrics](std::chrono::nanoseconds duration, std::size_t /*batch*/) {
@@ -91,40 +83,29 @@ void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   logger.info("reloaded", {{"api_keys", static_cast<std::int64_t>(report->key_count)}});
 }
 
-// Waits for signals: SIGHUP asks `reloads` for a reload of the keys and the TLS certificate (run
-// on its thread: this loop never reads a file); the first SIGINT/SIGTERM drains at once, whatever
-// a reload is doing; the second (or the deadline) stops at once.
-void serve_until_stopped(adapters::http::HttpServer& server, Service& service,
-                         ReloadWorker& reloads, Logger& logger,
-                         const adapters::systemd::ServiceNotifier& manager) {
-  const sigset_t signals = stop_and_reload_signals();
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  const timespec tick{0, 50'000'000};
-  for (;;) {
-    const int signal_number = sigtimedwait(&signals, nullptr, &tick);
-    if (signal_number == SIGHUP && !deadline) {
-      logger.info("reload", {{"signal", "SIGHUP"}});
-      reloads.request();
-    } else if (signal_number == SIGINT || signal_number == SIGTERM) {
-      if (deadline) {
-        logger.warn("stop_now", {{"message", "second signal, stopping now"}});
-        return;
-      }
-      logger.info("draining", {{"message", "answering requests in flight"}});
-      manager.notify("STOPPING=1");
-      service.set_ready(false);
-      server.drain();
-      deadline = std::chrono::steady_clock::now() + drain_deadline;
-    }
-    if (deadline && (server.wait_until_idle(std::chrono::milliseconds(0)) ||
-                     std::chrono::steady_clock::now() >= *deadline)) {
-      return;
+// stop_gracefully: after the first stop signal, /readyz turns 503 at once; serving goes on for
+// the drain delay (a balancer polling /readyz takes the instance out meanwhile; a second signal
+// ends the delay), then the listener closes and requests in flight get up to drain_deadline.
+// Any signal from then on stops the process at once (StopSignals' exit_now).
+void stop_gracefully(adapters::http::HttpServer& server, Service& service, StopSignals& signals,
+                     std::chrono::milliseconds drain_delay, Logger& logger,
+                     const adapters::systemd::ServiceNotifier& manager) {
+  manager.notify("STOPPING=1");
+  service.set_ready(false);
+  if (drain_delay.count() > 0) {
+    logger.info("drain_delay", {{"message", "not ready; serving on until the delay ends"},
+                                {"seconds", std::chrono::duration<double>(drain_delay).count()}});
+    if (signals.wait_for_another_until(std::chrono::steady_clock::now() + drain_delay)) {
+      logger.info("drain_delay_skipped", {{"message", "another signal; draining now"}});
     }
   }
+  logger.info("draining", {{"message", "answering requests in flight"}});
+  server.drain();
+  (void)server.wait_until_idle(drain_deadline);
 }
 
 // refusal: why `options` cannot be served as given, before anything opens: the line to print
-// and the exit code (2: a usage error; 1: a refusal on safety grounds).
+// and the exit code (2: settings that no restart can cure).
 struct Refusal {
   std::string message;
   int exit_code = 2;
@@ -135,10 +116,10 @@ std::optional<Refusal> refusal_of(const ServeOptions& options, const ListenAddre
     return Refusal{"--tls-cert and --tls-key go together: pass both for HTTPS, or neither"};
   }
   if (!options.tls_cert && !is_loopback_host(address.host) && !options.allow_plain_http) {
+    // Exit 2 like every refusal of the settings: no restart can cure it (contract section 11).
     return Refusal{"refusing plain HTTP on " + address.host +
-                       ": API keys would cross the network in clear text; pass --tls-cert and "
-                       "--tls-key, or --allow-plain-http behind a TLS-terminating proxy",
-                   1};
+                   ": API keys would cross the network in clear text; pass --tls-cert and "
+                   "--tls-key, or --allow-plain-http behind a TLS-terminating proxy"};
   }
   if (options.storage == StorageKind::postgres) {
     if (options.postgres.database_url.empty()) {
@@ -193,20 +174,28 @@ void announce_start(Logger& logger, const ServeOptions& options,
                         {"tls", options.tls_cert ? "on" : "off"}});
 }
 
-// serve_and_stop: serves until a stop signal, then drains, closes storage and flushes the log.
-int serve_and_stop(adapters::http::HttpServer& http, Service& service,
+// serve_and_stop: serves until a stop signal, then stops gracefully, closes storage and flushes
+// the log.
+int serve_and_stop(adapters::http::HttpServer& http, Service& service, StopSignals& signals,
+                   std::chrono::milliseconds drain_delay,
                    adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   ReloadWorker reloads([&keys, &http, &logger] {
     reload_keys(keys, logger);
     reload_certificate(http, logger);
   });
+  signals.on_reload([&reloads, &logger] {
+    logger.info("reload", {{"signal", "SIGHUP"}});
+    reloads.request();
+  });
   // systemd (Type=notify) counts the service started only now that it listens.
   const auto manager = adapters::systemd::ServiceNotifier::from_environment();
   manager.notify("READY=1");
-  serve_until_stopped(http, service, reloads, logger, manager);
+  signals.wait_for_stop();
+  signals.on_reload({});
+  stop_gracefully(http, service, signals, drain_delay, logger, manager);
   const bool reload_finished = reloads.stop();
   http.stop();
-  service.close_storage();
+  service.close_storage();  // waits for no database: nothing waits for its answers any more
   logger.info("stop");
   if (!reload_finished) {
     // A reload is still reading a file (a stuck network file system, say) and is not waited for.
@@ -234,20 +223,31 @@ int run_serve(const ServeOptions& options) {
   if (!keys) {
     return 1;
   }
-  // Blocked before any thread starts, so that every thread inherits the mask and only
-  // serve_until_stopped receives them.
-  const sigset_t signals = stop_and_reload_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  const auto logger = Logger::to_stdout(options.log_format, options.log_level);
+  // Before any thread starts: from here on SIGINT and SIGTERM are heard whatever the process
+  // waits on; the first asks for the stop, and one more once it is under way ends the process.
+  StopSignals signals;
+  // Shared with the signal thread, which may outlive this frame's other objects.
+  const std::shared_ptr<Logger> logger = Logger::to_stdout(options.log_format, options.log_level);
+  signals.on_exit_now([logger] {
+    logger->warn("stop_now", {{"message", "another signal, stopping now"}});
+    logger->close(log_drain_limit);
+    std::_Exit(0);
+  });
+  // What storage logs while it opens follows the listening line (README: the first line).
+  logger->hold_until_announced();
   adapters::metrics::Metrics metrics({build_version(), build_commit()},
                                      adapters::http::operation_ids());
   metrics.set_log_lines_dropped([&log = *logger] { return log.lines_dropped(); });
   // PostgreSQL's connections come and go; the other storages are ready once open.
   std::atomic<bool> storage_ready{options.storage != StorageKind::postgres};
-  auto pets = open_storage(options, metrics, *logger, storage_ready);
+  auto pets = open_storage(options, metrics, *logger, storage_ready, signals.stop_token());
   if (!pets) {
     fail(pets.error().message);
     return 1;
+  }
+  if (signals.stop_token().stop_requested()) {
+    logger->info("stop", {{"message", "stopped before serving"}});
+    return 0;
   }
   auto& reloadable_keys = *keys->verifier;
   Service service(
@@ -263,7 +263,7 @@ int run_serve(const ServeOptions& options) {
   }
   service.set_ready(true);
   announce_start(*logger, options, **server);
-  return serve_and_stop(**server, service, reloadable_keys, *logger);
+  return serve_and_stop(**server, service, signals, options.drain_delay, reloadable_keys, *logger);
 }
 
 }  // namespace petstore::bootstrap

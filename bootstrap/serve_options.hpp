@@ -2,6 +2,7 @@
 // ServeOptions: everything `petstore serve` is told on its command line or in its environment
 // (contract section 7), parsed but not yet acted on.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -29,6 +30,8 @@ struct ServeOptions {
   double auth_failures_per_minute = 60;
   application::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
   adapters::http::HttpLimits limits;
+  // On SIGTERM/SIGINT: /readyz answers 503 and serving goes on this long before the drain.
+  std::chrono::milliseconds drain_delay{0};
   adapters::storage::lmdb::LmdbOptions lmdb;
   adapters::storage::postgres::PostgresOptions postgres;
   adapters::logging::LogFormat log_format = adapters::logging::LogFormat::json;

@@ -12,6 +12,7 @@
 #include <string>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
@@ -74,21 +75,58 @@ std::string number(double value) {
 constexpr std::size_t stdout_queue_bytes = std::size_t{256} << 10;
 
 // QueuedSink: hands each formatted line to a LineWriter, so that logging never waits for
-// stdout's reader. spdlog's own lock only covers formatting and queueing.
+// stdout's reader. spdlog's own lock only covers formatting and queueing. While it holds (until
+// the first announcement), lines wait in memory, so that the announcement comes first.
 class QueuedSink final : public spdlog::sinks::base_sink<std::mutex> {
  public:
   explicit QueuedSink(LineWriter& writer) : writer_(writer) {}
+
+  void hold() {
+    const std::lock_guard lock(mutex_);
+    holding_ = true;
+  }
+
+  // announce_then_release: `message` first, then whatever was held; holds no longer.
+  void announce_then_release(const spdlog::details::log_msg& message) {
+    const std::lock_guard lock(mutex_);
+    spdlog::memory_buf_t line;
+    formatter_->format(message, line);
+    writer_.offer(std::string_view(line.data(), line.size()));
+    release_locked();
+  }
+
+  void release() {
+    const std::lock_guard lock(mutex_);
+    release_locked();
+  }
 
  protected:
   void sink_it_(const spdlog::details::log_msg& message) override {
     spdlog::memory_buf_t line;
     formatter_->format(message, line);
+    if (holding_ && held_.size() < most_held) {
+      held_.emplace_back(line.data(), line.size());
+      return;
+    }
     writer_.offer(std::string_view(line.data(), line.size()));
   }
   void flush_() override {}  // the writer writes each line as soon as it can
 
  private:
+  // Lines held at most; later ones are written at once (a start that logs this much is stuck).
+  static constexpr std::size_t most_held = 256;
+
+  void release_locked() {
+    holding_ = false;
+    for (const auto& line : held_) {
+      writer_.offer(line);
+    }
+    held_.clear();
+  }
+
   LineWriter& writer_;
+  bool holding_ = false;
+  std::vector<std::string> held_;
 };
 
 }  // namespace
@@ -142,11 +180,28 @@ std::unique_ptr<Logger> Logger::to_stream(std::ostream& out, LogFormat format, L
 Logger::Logger(std::shared_ptr<spdlog::logger> logger, LogFormat format)
     : logger_(std::move(logger)), format_(format) {}
 
-Logger::~Logger() = default;
+Logger::~Logger() { release_held(); }
+
+void Logger::hold_until_announced() {
+  for (const auto& sink : logger_->sinks()) {
+    if (auto* queued = dynamic_cast<QueuedSink*>(sink.get())) {
+      queued->hold();
+    }
+  }
+}
+
+void Logger::release_held() {
+  for (const auto& sink : logger_->sinks()) {
+    if (auto* queued = dynamic_cast<QueuedSink*>(sink.get())) {
+      queued->release();
+    }
+  }
+}
 
 std::uint64_t Logger::lines_dropped() const { return writer_ ? writer_->dropped() : 0; }
 
 bool Logger::close(std::chrono::milliseconds deadline) {
+  release_held();
   return writer_ ? writer_->close(deadline) : true;
 }
 
@@ -200,7 +255,11 @@ void Logger::announce(std::string_view event, std::string_view message) {
   // Straight to the sinks: the logger's level would filter it, theirs never does.
   const spdlog::details::log_msg line(logger_->name(), spdlog::level::info, text);
   for (const auto& sink : logger_->sinks()) {
-    sink->log(line);
+    if (auto* queued = dynamic_cast<QueuedSink*>(sink.get())) {
+      queued->announce_then_release(line);
+    } else {
+      sink->log(line);
+    }
   }
 }
 

@@ -67,6 +67,11 @@ class Logger {
   Logger& operator=(const Logger&) = delete;
   ~Logger();
 
+  // hold_until_announced: lines logged from now until the first announce() wait and follow it,
+  // so that the announcement is the first line a reader sees (at most a few hundred are held;
+  // close() writes them when no announcement came).
+  void hold_until_announced();
+
   // lines_dropped: lines dropped since the start because the descriptor was not being read.
   [[nodiscard]] std::uint64_t lines_dropped() const;
   // close: stops logging and waits up to `deadline` for queued lines to be written; false when
@@ -88,6 +93,7 @@ class Logger {
   [[nodiscard]] std::string format_fields(std::string_view event, LogFields fields) const;
   // report_drops: logs how many lines were dropped, once writing works again.
   void report_drops();
+  void release_held();
 
   std::unique_ptr<LineWriter> writer_;  // set for a descriptor; outlives logger_
   std::shared_ptr<spdlog::logger> logger_;

@@ -16,8 +16,9 @@ namespace {
 
 class CliServeTest : public KeyedCliTest {};
 
-void expect_failure_line(const Completed& run, const std::string& mention) {
-  EXPECT_TRUE(run.status.exited_with(1)) << "code " << run.status.code << ", stderr: " << run.err;
+void expect_failure_line(const Completed& run, const std::string& mention, int exit_code = 1) {
+  EXPECT_TRUE(run.status.exited_with(exit_code))
+      << "code " << run.status.code << ", stderr: " << run.err;
   EXPECT_EQ(count_lines(run.err), 1U) << run.err;
   EXPECT_NE(run.err.find(mention), std::string::npos) << run.err;
   EXPECT_EQ(run.out.find("listening"), std::string::npos) << run.out;
@@ -83,9 +84,11 @@ TEST_F(CliServeTest, PortAlreadyTakenFailsWithOneLine) {
   expect_failure_line(run, port);
 }
 
-TEST_F(CliServeTest, NonLoopbackWithoutTlsIsRefused) {
+// Exit 2: no restart can cure it, and the unit's RestartPreventExitStatus=2 stops systemd
+// from trying (contract section 11).
+TEST_F(CliServeTest, NonLoopbackWithoutTlsIsRefusedWithExitTwo) {
   expect_failure_line(run_petstore(serve_args(keys_, {"--listen", "0.0.0.0:0"})),
-                      "--allow-plain-http");
+                      "--allow-plain-http", 2);
 }
 
 TEST_F(CliServeTest, NonLoopbackWithAllowPlainHttpServes) {
