@@ -1,9 +1,9 @@
 #pragma once
 // CreatePet (operation createPet): adds a pet, stamped with the time it was received so that an
 // idempotency key can expire, and settles a repeated key by the rule of idempotency.hpp.
-// Completes through `done`, exactly once, on any thread (as the repository's create does).
+// Completes through `done`, exactly once, on any thread, by its deadline (as the repository's
+// create does).
 
-#include <functional>
 #include <optional>
 
 #include "ports/clock.hpp"
@@ -13,7 +13,7 @@ namespace petstore::application {
 
 class CreatePet {
  public:
-  using Done = std::function<void(domain::Result<domain::Pet>)>;
+  using Done = ports::Completion<domain::Pet>;
 
   CreatePet(ports::PetRepository& pets, const ports::Clock& clock) : pets_(pets), clock_(clock) {}
 

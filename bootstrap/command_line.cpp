@@ -25,6 +25,9 @@ struct ServeFlags {
   double storage_timeout = 5;
   double database_timeout = 5;
   double drain_delay = 0;
+  // --database-timeout is an alias of --storage-timeout (one clock): which were given.
+  const CLI::Option* storage_timeout_given = nullptr;
+  const CLI::Option* database_timeout_given = nullptr;
   std::string log_format = "json";
   std::string log_level = "info";
   std::string trusted_proxies;
@@ -110,13 +113,14 @@ void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags
                   "Connections to PostgreSQL (default: twice --threads)")
       ->envname("PETSTORE_DATABASE_POOL_SIZE")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
-  serve
-      .add_option("--database-timeout", flags.database_timeout,
-                  "Time a storage call may take on PostgreSQL before 503")
-      ->envname("PETSTORE_DATABASE_TIMEOUT")
-      ->transform(duration_units())
-      ->check(CLI::Range(0.01, 3600.0))
-      ->capture_default_str();
+  flags.database_timeout_given =
+      serve
+          .add_option("--database-timeout", flags.database_timeout,
+                      "Alias of --storage-timeout (its older name, for PostgreSQL)")
+          ->envname("PETSTORE_DATABASE_TIMEOUT")
+          ->transform(duration_units())
+          ->check(CLI::Range(0.01, 3600.0))
+          ->capture_default_str();
   serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
       ->envname("PETSTORE_LMDB_MAP_SIZE")
       ->transform(size_units())
@@ -158,13 +162,14 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
       ->transform(duration_units())
       ->check(CLI::Range(0.01, 86400.0))
       ->capture_default_str();
-  serve
-      .add_option("--storage-timeout", flags.storage_timeout,
-                  "Time a request waits for storage before 503")
-      ->envname("PETSTORE_STORAGE_TIMEOUT")
-      ->transform(duration_units())
-      ->check(CLI::Range(0.01, 3600.0))
-      ->capture_default_str();
+  flags.storage_timeout_given =
+      serve
+          .add_option("--storage-timeout", flags.storage_timeout,
+                      "Time a request waits for storage before 503 (each database call included)")
+          ->envname("PETSTORE_STORAGE_TIMEOUT")
+          ->transform(duration_units())
+          ->check(CLI::Range(0.01, 3600.0))
+          ->capture_default_str();
   serve
       .add_option("--drain-delay", flags.drain_delay,
                   "On SIGTERM, time /readyz says 503 while serving goes on, before the drain")
@@ -204,11 +209,16 @@ void apply(const ServeFlags& flags, ServeOptions& options) {
   if (options.postgres.pool_size == 0) {
     options.postgres.pool_size = std::size_t{2} * options.threads;
   }
-  options.postgres.call_timeout = from_seconds(flags.database_timeout);
+  // One clock for a storage call, from the request to the database: --storage-timeout, or its
+  // alias when only the alias was given (parse_command_line refused the two disagreeing).
+  const bool alias_only =
+      flags.storage_timeout_given->count() == 0 && flags.database_timeout_given->count() > 0;
+  const double storage_timeout = alias_only ? flags.database_timeout : flags.storage_timeout;
+  options.postgres.call_timeout = from_seconds(storage_timeout);
   options.limits.header_timeout = from_seconds(flags.header_timeout);
   options.limits.body_timeout = from_seconds(flags.body_timeout);
   options.limits.idle_timeout = from_seconds(flags.idle_timeout);
-  options.limits.storage_timeout = from_seconds(flags.storage_timeout);
+  options.limits.storage_timeout = from_seconds(storage_timeout);
   options.drain_delay = from_seconds(flags.drain_delay);
   options.lmdb.data_dir = options.data_dir;
   // Checked while parsing (trusted_proxy_ranges).
@@ -262,6 +272,14 @@ Command parse_command_line(int argc, const char* const* argv) {
     return command;
   } catch (const CLI::ParseError& error) {
     std::cerr << "petstore: " << error.what() << " (see petstore --help)\n";
+    command.exit_code = 2;
+    return command;
+  }
+  if (serve->parsed() && serve_flags.storage_timeout_given->count() > 0 &&
+      serve_flags.database_timeout_given->count() > 0 &&
+      serve_flags.storage_timeout != serve_flags.database_timeout) {
+    std::cerr << "petstore: --database-timeout is an alias of --storage-timeout: give one, or "
+                 "both with the same value (see petstore --help)\n";
     command.exit_code = 2;
     return command;
   }

@@ -6,12 +6,11 @@
 // Errors every member may return: unavailable (storage cannot serve now: disk full, I/O error,
 // closed, unreachable) and internal (a stored record fails re-validation). Each member lists
 // the others.
-// An adapter is chosen at start-up (memory or LMDB); one contract suite in tests/ports holds
-// every adapter to this text.
+// An adapter is chosen at start-up (memory, LMDB or PostgreSQL); one contract suite in
+// tests/ports holds every adapter to this text.
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "domain/error.hpp"
 #include "domain/page_size.hpp"
 #include "domain/pet.hpp"
+#include "ports/completion.hpp"
 
 namespace petstore::ports {
 
@@ -60,17 +60,19 @@ struct PetPage {
   bool has_more = false;
 };
 
-// Completions. Each call's completion runs exactly once, on any thread: the caller's (possibly
-// before the call returns: memory and LMDB answer reads at once) or one of the adapter's own.
-// A completion must not throw and should be quick: it may run on a thread other callers wait
-// for. Destroying the repository completes every pending call first (with its result, or
-// unavailable) and only then returns; no call is made after that.
+// Completions (completion.hpp). Each call's completion runs exactly once, on any thread: the
+// caller's (possibly before the call returns: memory and LMDB answer reads at once) or one of the
+// adapter's own. A completion must not throw and should be quick: it may run on a thread other
+// callers wait for. Its deadline bounds the call: past it the adapter answers unavailable and
+// sends nothing more for it (a create already given up on is never stored later, except one
+// whose commit was under way). Destroying the repository completes every pending call first
+// (with its result, or unavailable) and only then returns; no call is made after that.
 class PetRepository {
  public:
-  using CreateDone = std::function<void(domain::Result<CreateOutcome>)>;
-  using GetDone = std::function<void(domain::Result<domain::Pet>)>;
-  using ListDone = std::function<void(domain::Result<PetPage>)>;
-  using CountDone = std::function<void(domain::Result<std::int64_t>)>;
+  using CreateDone = Completion<CreateOutcome>;
+  using GetDone = Completion<domain::Pet>;
+  using ListDone = Completion<PetPage>;
+  using CountDone = Completion<std::int64_t>;
 
   PetRepository() = default;
   PetRepository(const PetRepository&) = delete;

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "ports/completion.hpp"
+
 namespace petstore::application {
 class AcceptedKeyMemo;
 }  // namespace petstore::application
@@ -37,6 +39,9 @@ struct HttpRequest {
   std::string forwarded_for;
   // The connection's last accepted key, to skip checking it again; null checks every time.
   application::AcceptedKeyMemo* accepted_key = nullptr;
+  // When storage must have answered (the server's storage timeout from dispatch): the deadline
+  // every storage call for this request carries, and when the server answers 503 instead.
+  ports::Deadline storage_deadline = ports::no_deadline;
 };
 
 // HeaderName: a field name spelled in the source. Only a string literal converts to one, so a

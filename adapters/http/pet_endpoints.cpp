@@ -71,25 +71,27 @@ void add_v1_headers(HttpResponse& response) {
 }
 
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
-               Respond respond) {
+               ports::Deadline deadline, Respond respond) {
   auto query = parse_list_query(params);
   if (!query) {
     answer(respond, error_response(query.error(), "invalid_parameter"));
     return;
   }
-  list(*query, [query = *query, respond = std::move(respond)](auto page) {
-    if (!page) {
-      answer(respond, error_response(page.error(), "invalid_parameter"));
-      return;
-    }
-    std::string body;
-    pet_json::append_pets(body, page->pets);
-    HttpResponse response = json_response(200, std::move(body));
-    if (page->has_more && !page->pets.empty()) {
-      response.set_header("Link", next_page_link(query, page->pets.back().id));
-    }
-    answer(respond, std::move(response));
-  });
+  list(*query,
+       {[query = *query, respond = std::move(respond)](domain::Result<ports::PetPage> page) {
+          if (!page) {
+            answer(respond, error_response(page.error(), "invalid_parameter"));
+            return;
+          }
+          std::string body;
+          pet_json::append_pets(body, page->pets);
+          HttpResponse response = json_response(200, std::move(body));
+          if (page->has_more && !page->pets.empty()) {
+            response.set_header("Link", next_page_link(query, page->pets.back().id));
+          }
+          answer(respond, std::move(response));
+        },
+        deadline});
 }
 
 std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
@@ -140,42 +142,45 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
     idempotency = ports::IdempotencyKey{principal.id, std::string(*request.idempotency_key)};
   }
   create(std::move(*pet), std::move(idempotency),
-         [respond = std::move(respond)](domain::Result<domain::Pet> stored) {
-           if (stored) {
-             answer(respond, created(*stored));
-           } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
-             answer(respond, error_response(400, "invalid_parameter",
-                                            "Idempotency-Key is longer than the store can keep"));
-           } else {
-             answer(respond, error_response(stored.error(), "validation_failed"));
-           }
-         });
+         {[respond = std::move(respond)](domain::Result<domain::Pet> stored) {
+            if (stored) {
+              answer(respond, created(*stored));
+            } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
+              answer(respond, error_response(400, "invalid_parameter",
+                                             "Idempotency-Key is longer than the store can keep"));
+            } else {
+              answer(respond, error_response(stored.error(), "validation_failed"));
+            }
+          },
+          request.storage_deadline});
 }
 
-void get_pet(const application::GetPet& get, std::string_view pet_id, Respond respond) {
+void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Deadline deadline,
+             Respond respond) {
   const auto id = parse_pet_id(pet_id);
   if (!id) {
     answer(respond, error_response(id.error(), "invalid_parameter"));
     return;
   }
-  get(*id, [id = *id, respond = std::move(respond)](domain::Result<domain::Pet> pet) {
-    HttpResponse response;
-    if (pet) {
-      std::string body;
-      pet_json::append_pet(body, *pet);
-      response = json_response(200, std::move(body));
-    } else if (pet.error().code == domain::ErrorCode::not_found) {
-      std::string message = "no pet has id ";
-      append_decimal(message, id.value);
-      response = error_response(404, "not_found", message);
-    } else {
-      response = error_response(pet.error(), "invalid_parameter");
-    }
-    if (response.status == 200 || response.status == 404) {
-      add_deprecation_headers(response);
-    }
-    answer(respond, std::move(response));
-  });
+  get(*id, {[id = *id, respond = std::move(respond)](domain::Result<domain::Pet> pet) {
+              HttpResponse response;
+              if (pet) {
+                std::string body;
+                pet_json::append_pet(body, *pet);
+                response = json_response(200, std::move(body));
+              } else if (pet.error().code == domain::ErrorCode::not_found) {
+                std::string message = "no pet has id ";
+                append_decimal(message, id.value);
+                response = error_response(404, "not_found", message);
+              } else {
+                response = error_response(pet.error(), "invalid_parameter");
+              }
+              if (response.status == 200 || response.status == 404) {
+                add_deprecation_headers(response);
+              }
+              answer(respond, std::move(response));
+            },
+            deadline});
 }
 
 HttpResponse list_orders(const application::ListOrders& list) {

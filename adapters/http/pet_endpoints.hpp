@@ -19,7 +19,8 @@ namespace petstore::adapters::http {
 void add_v1_headers(HttpResponse& response);
 
 // GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page.
-void list_pets(const application::ListPets& list, boost::urls::params_view params, Respond respond);
+void list_pets(const application::ListPets& list, boost::urls::params_view params,
+               ports::Deadline deadline, Respond respond);
 
 // POST /v1/pets, its head alone: the refusal its fields earn before the body is read
 // (Idempotency-Key, Content-Type once and JSON, no Content-Encoding), or nullopt.
@@ -30,7 +31,8 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
                 const HttpRequest& request, Respond respond);
 
 // GET /v1/pets/{petId} (deprecated): 200 or 404, both with the deprecation headers.
-void get_pet(const application::GetPet& get, std::string_view pet_id, Respond respond);
+void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Deadline deadline,
+             Respond respond);
 
 // GET /v1/store/orders: 501 until the order record is specified.
 [[nodiscard]] HttpResponse list_orders(const application::ListOrders& list);

@@ -61,10 +61,10 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   }
 
   // wait: the response, once the responder has been called, or 503 once `deadline` has passed
-  // without one. `timer` belongs to the calling coroutine and runs on its executor; while the wait
-  // lasts, a response wakes it.
+  // without one (the deadline the storage call carries too: one clock). `timer` belongs to the
+  // calling coroutine and runs on its executor; while the wait lasts, a response wakes it.
   boost::asio::awaitable<HttpResponse> wait(boost::asio::steady_timer& timer,
-                                            std::chrono::milliseconds deadline) {
+                                            std::chrono::steady_clock::time_point deadline) {
     const Waiter waiter(*this, timer);
     bool armed = false;
     for (;;) {
@@ -78,7 +78,7 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
         }
       }
       if (!armed) {
-        timer.expires_after(deadline);
+        timer.expires_at(deadline);
         armed = true;
       }
       co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));

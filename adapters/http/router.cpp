@@ -107,11 +107,11 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
       if (create) {
         create_pet(use_cases.create_pet, principal, request, std::move(*respond));
       } else {
-        list_pets(use_cases.list_pets, url.params(), std::move(*respond));
+        list_pets(use_cases.list_pets, url.params(), request.storage_deadline, std::move(*respond));
       }
       return std::nullopt;
     case Endpoint::pet:
-      get_pet(use_cases.get_pet, match.parameter, std::move(*respond));
+      get_pet(use_cases.get_pet, match.parameter, request.storage_deadline, std::move(*respond));
       return std::nullopt;
     default:
       return list_orders(use_cases.list_orders);

@@ -286,13 +286,14 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   HttpRequest plain = to_http_request(request);
   plain.client_address = state.client_address;
   plain.accepted_key = &accepted_key;
+  plain.storage_deadline = std::chrono::steady_clock::now() + context.limits.storage_timeout;
   const auto slot = ResponseSlot::take_or_make(spare_slot);
   const RequestFacts facts = context.router.handle(plain, slot->responder());
   HttpResponse response;
   if (auto answered = slot->take_answered()) {
     response = std::move(*answered);
   } else {
-    response = co_await slot->wait(storage_timer, context.limits.storage_timeout);
+    response = co_await slot->wait(storage_timer, plain.storage_deadline);
   }
   const bool keep_alive =
       !read.head.close_after && read.head.keep_alive && !context.registry.draining();

@@ -20,14 +20,15 @@ class LoggingPetRepository final : public ports::PetRepository {
       : inner_(std::move(inner)), logger_(logger), pet_stored_(std::move(pet_stored)) {}
 
   void create(ports::CreatePetCommand command, CreateDone done) override {
-    inner_->create(std::move(command), [this, done = std::move(done)](auto result) {
-      if (!result) {
-        report(logger_, "create", result.error());
-      } else if (result->created && pet_stored_) {
-        pet_stored_();
-      }
-      done(std::move(result));
-    });
+    inner_->create(std::move(command), std::move(done).adapt<ports::CreateOutcome>(
+                                           [this](domain::Result<ports::CreateOutcome> result) {
+                                             if (!result) {
+                                               report(logger_, "create", result.error());
+                                             } else if (result->created && pet_stored_) {
+                                               pet_stored_();
+                                             }
+                                             return result;
+                                           }));
   }
 
   void get(domain::PetId id, GetDone done) const override {
@@ -57,16 +58,15 @@ class LoggingPetRepository final : public ports::PetRepository {
     }
   }
 
-  // reported: `done`, after logging the fault its result may carry.
+  // reported: `done`, after logging the fault its result may carry; its deadline kept.
   template <class T>
-  std::function<void(domain::Result<T>)> reported(
-      std::string_view call, std::function<void(domain::Result<T>)> done) const {
-    return [logger = logger_, call, done = std::move(done)](domain::Result<T> result) {
+  ports::Completion<T> reported(std::string_view call, ports::Completion<T> done) const {
+    return std::move(done).template adapt<T>([logger = logger_, call](domain::Result<T> result) {
       if (!result) {
         report(logger, call, result.error());
       }
-      done(std::move(result));
-    };
+      return result;
+    });
   }
 
   std::unique_ptr<ports::PetRepository> inner_;

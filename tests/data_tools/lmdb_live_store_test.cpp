@@ -116,7 +116,7 @@ TEST(LmdbLiveStore, ABackupThroughTheWritersOwnStoreHoldsEveryAcknowledgedPet) {
     for (int i = 0; !stop.load(); ++i) {
       std::vector<adapters::storage::lmdb::PendingCreate> batch;
       for (int j = 0; j <= i % 4; ++j) {  // batches of 1 to 4, as group commit makes
-        batch.push_back({{new_pet("same process"), std::nullopt, test_now}, nullptr});
+        batch.push_back({{new_pet("same process"), std::nullopt, test_now}, {}});
       }
       for (auto& result : adapters::storage::lmdb::commit_creates(*store, batch)) {
         const std::lock_guard lock(mutex);

@@ -96,6 +96,7 @@ class LmdbPetRepository final : public ports::PetRepository {
  private:
   void run_writer() {
     std::vector<PendingCreate> batch;
+    std::vector<PendingCreate> given_up;
     std::size_t last_batch = 1;
     std::chrono::steady_clock::duration last_commit{};
     for (;;) {
@@ -112,10 +113,21 @@ class LmdbPetRepository final : public ports::PetRepository {
               [this] { return stopping_ || queue_.size() >= wake_at_; });
           wake_at_ = 1;
         }
+        const auto now = std::chrono::steady_clock::now();
         while (!queue_.empty() && batch.size() < max_batch_) {
-          batch.push_back(std::move(queue_.front()));
+          // A create its caller has given up on (answered 503) is never stored later.
+          (queue_.front().done.expired(now) ? given_up : batch)
+              .push_back(std::move(queue_.front()));
           queue_.pop_front();
         }
+      }
+      for (auto& create : given_up) {
+        create.done(domain::make_error(domain::ErrorCode::unavailable, "",
+                                       "the create's deadline passed before it was written"));
+      }
+      given_up.clear();
+      if (batch.empty()) {
+        continue;
       }
       const auto started = std::chrono::steady_clock::now();
       auto results = commit_creates(*store_, batch);

@@ -47,28 +47,40 @@ class PostgresPetRepository final : public ports::PetRepository {
 
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {
-    pool_.create(PendingCreate{std::move(command), std::move(done), deadline(), {}});
+    const auto until = deadline_for(done);
+    pool_.create(PendingCreate{std::move(command), std::move(done), until, {}});
   }
 
   // PetRepository
-  void get(domain::PetId id, GetDone done) const override { read(get_work(id, std::move(done))); }
+  void get(domain::PetId id, GetDone done) const override {
+    const auto until = deadline_for(done);
+    read(get_work(id, std::move(done)), until);
+  }
 
   // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
-    read(list_work(query, std::move(done)));
+    const auto until = deadline_for(done);
+    read(list_work(query, std::move(done)), until);
   }
 
   // PetRepository
-  void count(CountDone done) const override { read(count_work(std::move(done))); }
+  void count(CountDone done) const override {
+    const auto until = deadline_for(done);
+    read(count_work(std::move(done)), until);
+  }
 
  private:
-  [[nodiscard]] std::chrono::steady_clock::time_point deadline() const {
-    return std::chrono::steady_clock::now() + call_timeout_;
+  // deadline_for: the caller's deadline (the request's: one clock from HTTP to the database),
+  // or the adapter's own call timeout for a caller that set none.
+  template <class T>
+  [[nodiscard]] ports::Deadline deadline_for(const ports::Completion<T>& done) const {
+    return done.deadline() != ports::no_deadline ? done.deadline()
+                                                 : std::chrono::steady_clock::now() + call_timeout_;
   }
 
   // Reads do not change the repository as the port sees it; the pool is its machinery.
-  void read(Work work) const {
-    work.deadline = deadline();
+  void read(Work work, ports::Deadline until) const {
+    work.deadline = until;
     pool_.read(std::move(work));
   }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -21,16 +22,14 @@ void report(const Event& event, Args&&... args) {
   }
 }
 
-// expire_from: takes out of `queue` the calls whose deadline has passed, each answered
-// unavailable (later, outside the pool's lock) through its member `callback`.
-template <class Call, class Callback>
+// expire_from: moves out of `queue` the calls whose deadline has passed, to be answered
+// unavailable outside the pool's lock.
+template <class Call>
 void expire_from(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
-                 Callback Call::*callback, std::vector<std::function<void()>>& answers) {
+                 std::vector<std::pair<Call, const char*>>& expired) {
   for (auto it = queue.begin(); it != queue.end();) {
     if (it->deadline <= now) {
-      answers.push_back([answer = std::move((*it).*callback)] {
-        answer(unavailable("no database connection was free within the timeout"));
-      });
+      expired.emplace_back(std::move(*it), "no database connection was free within the timeout");
       it = queue.erase(it);
     } else {
       ++it;
@@ -39,6 +38,17 @@ void expire_from(std::deque<Call>& queue, std::chrono::steady_clock::time_point 
 }
 
 }  // namespace
+
+void Pool::Unanswered::answer() {
+  for (auto& [work, reason] : reads) {
+    work.finish(unavailable(reason));
+  }
+  for (auto& [create, reason] : creates) {
+    create.done(unavailable(reason));
+  }
+  reads.clear();
+  creates.clear();
+}
 
 Pool::Pool(PoolSettings settings)
     : settings_(std::move(settings)), schema_ready_(settings_.schema_ready) {
@@ -111,9 +121,14 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
     loops_.front()->wake();  // its on_tick ends the wait on time
   }
   while (!idle_.empty() && !closing_) {
-    Assignment assignment{idle_.back(), {}};
+    Assignment assignment{idle_.back(), {}, {}};
     if (!creates_.empty() && !writer_busy_ && !waiting_for_company) {
-      assignment.works.push_back(take_batch_locked());
+      if (auto batch = take_batch_locked(assignment.given_up)) {
+        assignment.works.push_back(std::move(*batch));
+      } else {
+        assignments.push_back(std::move(assignment));  // only given-up creates: the writer is free
+        continue;
+      }
     } else if (!reads_.empty()) {
       // Queued reads are shared among the idle connections, a few per pipeline.
       const std::size_t share =
@@ -123,7 +138,7 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
         reads_.pop_front();
         report(settings_.events.connection_waited, now - work.queued_at);
         work.finish = [finish = std::move(work.finish), now,
-                       &event = settings_.events.query_finished](WorkResults results) {
+                       &event = settings_.events.query_finished](WorkResults results) mutable {
           report(event, Clock::now() - now);
           finish(std::move(results));
         };
@@ -138,13 +153,17 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
   report_pool_locked();
 }
 
-Work Pool::take_batch_locked() {
+std::optional<Work> Pool::take_batch_locked(std::vector<PendingCreate>& given_up) {
   const auto now = Clock::now();
   std::vector<PendingCreate> batch;
   while (!creates_.empty() && batch.size() < max_batch) {
     report(settings_.events.connection_waited, now - creates_.front().queued_at);
-    batch.push_back(std::move(creates_.front()));
+    // A create whose caller has given up (answered 503 at the same deadline) is never sent.
+    (creates_.front().deadline <= now ? given_up : batch).push_back(std::move(creates_.front()));
     creates_.pop_front();
+  }
+  if (batch.empty()) {
+    return std::nullopt;
   }
   writer_busy_ = true;
   return create_batch_work(std::move(batch),
@@ -177,10 +196,18 @@ void Pool::writer_done(Clock::time_point started, std::size_t creates) {
 
 void Pool::post(std::vector<Assignment>& assignments) {
   for (auto& assignment : assignments) {
+    for (auto& create : assignment.given_up) {
+      create.done(unavailable("the create's deadline passed before it was sent"));
+    }
+    if (assignment.works.empty()) {
+      continue;
+    }
     Connection* connection = assignment.connection;
-    connection->loop().post([connection, works = std::move(assignment.works)]() mutable {
-      connection->run(std::move(works));
-    });
+    // Shared, since a loop's task is copyable and works hold move-only completions.
+    connection->loop().post(
+        [connection, works = std::make_shared<std::vector<Work>>(std::move(assignment.works))] {
+          connection->run(std::move(*works));
+        });
   }
   assignments.clear();
 }
@@ -230,7 +257,7 @@ void Pool::connection_idle(Connection& connection) {
 }
 
 void Pool::connection_down(Connection& connection, const std::string& reason, bool was_up) {
-  Answers answers;
+  Unanswered answers;
   std::optional<bool> availability;
   {
     const std::lock_guard lock(mutex_);
@@ -242,13 +269,11 @@ void Pool::connection_down(Connection& connection, const std::string& reason, bo
       // The last open connection is gone, or the first attempts fail: nothing serves the
       // queued calls, and new ones fail at once until a connection is up again.
       down_ = true;
-      take_all_locked(answers);
+      take_all_locked(answers, "no database connection works");
     }
     availability = availability_change_locked();
   }
-  for (auto& answer : answers) {
-    answer();
-  }
+  answers.answer();
   report(was_up ? settings_.events.connection_lost : settings_.events.connect_failed, reason);
   if (availability) {
     report(settings_.events.availability_changed, *availability);
@@ -256,7 +281,7 @@ void Pool::connection_down(Connection& connection, const std::string& reason, bo
 }
 
 Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
-  Answers answers;
+  Unanswered answers;
   std::vector<Assignment> assignments;
   auto next = Clock::time_point::max();
   {
@@ -272,27 +297,23 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
     }
     next_tick_ = std::min(next, now + EventLoop::tick);  // probes ride on the loop's ticks
   }
-  for (auto& answer : answers) {
-    answer();
-  }
+  answers.answer();
   post(assignments);
   return next;
 }
 
-void Pool::expire_locked(Clock::time_point now, Answers& answers) {
-  expire_from(reads_, now, &Work::finish, answers);
-  expire_from(creates_, now, &PendingCreate::done, answers);
+void Pool::expire_locked(Clock::time_point now, Unanswered& answers) {
+  expire_from(reads_, now, answers.reads);
+  expire_from(creates_, now, answers.creates);
 }
 
-void Pool::take_all_locked(Answers& answers) {
+void Pool::take_all_locked(Unanswered& answers, const char* reason) {
   for (auto& work : reads_) {
-    answers.push_back(
-        [finish = std::move(work.finish)] { finish(unavailable("no database connection works")); });
+    answers.reads.emplace_back(std::move(work), reason);
   }
   reads_.clear();
   for (auto& create : creates_) {
-    answers.push_back(
-        [done = std::move(create.done)] { done(unavailable("no database connection works")); });
+    answers.creates.emplace_back(std::move(create), reason);
   }
   creates_.clear();
 }
@@ -338,18 +359,16 @@ std::optional<bool> Pool::availability_change_locked() {
 }
 
 void Pool::close() {
-  Answers answers;
+  Unanswered answers;
   {
     const std::lock_guard lock(mutex_);
     if (closing_) {
       return;
     }
     closing_ = true;
-    take_all_locked(answers);
+    take_all_locked(answers, "storage is closing");
   }
-  for (auto& answer : answers) {
-    answer();
-  }
+  answers.answer();
   for (auto& connection : connections_) {
     // On its loop's thread, before that loop stops: calls in flight are answered unavailable.
     connection->loop().post([&connection = *connection] { connection.drop("storage is closing"); });

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapters/storage/postgres/postgres_connection.hpp"
@@ -78,16 +79,26 @@ class Pool final : public ConnectionHost {
   void connection_down(Connection& connection, const std::string& reason, bool was_up) override;
 
  private:
+  // Assignment: the works to post to an idle connection, and creates given up on meanwhile
+  // (to answer unavailable once the lock is let go).
   struct Assignment {
     Connection* connection;
     std::vector<Work> works;
+    std::vector<PendingCreate> given_up;
   };
-  using Answers = std::vector<std::function<void()>>;
+  // Unanswered: calls taken out under the lock, answered unavailable after it.
+  struct Unanswered {
+    std::vector<std::pair<Work, const char*>> reads;
+    std::vector<std::pair<PendingCreate, const char*>> creates;
+    void answer();
+  };
 
   // refusal_locked: why a new call fails at once, or null when it is taken.
   [[nodiscard]] const char* refusal_locked() const;
   void dispatch_locked(std::vector<Assignment>& assignments);
-  Work take_batch_locked();
+  // take_batch_locked: the next batch, without the creates given up on (moved to `given_up`);
+  // nullopt, the writer still free, when every queued create was given up on.
+  std::optional<Work> take_batch_locked(std::vector<PendingCreate>& given_up);
   // company_deadline_locked: until when the queued creates wait for company; nullopt when they
   // do not (none queued, the writer busy, the last batch alone, or enough of them queued).
   [[nodiscard]] std::optional<Clock::time_point> company_deadline_locked() const;
@@ -96,8 +107,8 @@ class Pool final : public ConnectionHost {
   // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
   // for company is over, and returns when it must run next.
   Clock::time_point on_tick(Clock::time_point now);
-  void expire_locked(Clock::time_point now, Answers& answers);
-  void take_all_locked(Answers& answers);
+  void expire_locked(Clock::time_point now, Unanswered& answers);
+  void take_all_locked(Unanswered& answers, const char* reason);
   void report_pool_locked() const;
   // probe_locked: queues a probe, first in line, when one is due.
   void probe_locked(Clock::time_point now, std::vector<Assignment>& assignments);

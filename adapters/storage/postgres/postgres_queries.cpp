@@ -134,7 +134,7 @@ Work create_batch_work(std::vector<PendingCreate> batch,
                 {std::to_string(expired_before(now, retention)),
                  std::to_string(static_cast<std::int64_t>(batch.size()) + extra_prune_budget)}});
   work.statements.push_back(Statement{"COMMIT", {}});
-  work.finish = [batch = std::move(batch), after = std::move(after)](WorkResults results) {
+  work.finish = [batch = std::move(batch), after = std::move(after)](WorkResults results) mutable {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (!results) {
         batch[i].done(results.error());
@@ -150,7 +150,7 @@ Work create_batch_work(std::vector<PendingCreate> batch,
 Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {
   Work work;
   work.statements.push_back(Statement{get_sql, {std::to_string(id.value)}});
-  work.finish = [done = std::move(done)](WorkResults results) {
+  work.finish = [done = std::move(done)](WorkResults results) mutable {
     if (!results) {
       done(results.error());
     } else if (PQntuples((*results)[0].get()) == 0) {
@@ -176,7 +176,7 @@ Work list_work(const ports::PetQuery& query, ports::PetRepository::ListDone done
     work.statements.push_back(
         Statement{list_sql, {std::to_string(after), std::to_string(limit + 1)}});
   }
-  work.finish = [done = std::move(done), limit](WorkResults results) {
+  work.finish = [done = std::move(done), limit](WorkResults results) mutable {
     if (!results) {
       done(results.error());
       return;
@@ -202,7 +202,7 @@ Work list_work(const ports::PetQuery& query, ports::PetRepository::ListDone done
 Work count_work(ports::PetRepository::CountDone done) {
   Work work;
   work.statements.push_back(Statement{count_sql, {}});
-  work.finish = [done = std::move(done)](WorkResults results) {
+  work.finish = [done = std::move(done)](WorkResults results) mutable {
     if (!results) {
       done(results.error());
       return;

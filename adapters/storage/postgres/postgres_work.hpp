@@ -5,7 +5,6 @@
 // connection's loop thread: with every statement's result, or with the error that stopped it.
 
 #include <chrono>
-#include <functional>
 #include <libpq-fe.h>
 #include <memory>
 #include <optional>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "domain/error.hpp"
+#include "ports/completion.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
@@ -32,7 +32,7 @@ using WorkResults = domain::Result<std::vector<ResultPtr>>;
 
 struct Work {
   std::vector<Statement> statements;
-  std::function<void(WorkResults)> finish;
+  ports::Completion<std::vector<ResultPtr>> finish;
   // The earliest deadline of the calls this work answers: past it, the connection is dropped
   // (the server rolls back whatever did not commit) and finish gets unavailable.
   std::chrono::steady_clock::time_point deadline;
