@@ -78,6 +78,18 @@ TEST_F(CliUsageTest, UnknownServeFlagIsNamed) {
                      "--bogus-flag");
 }
 
+// One clock (issue 30): --database-timeout is --storage-timeout's alias; two values disagree.
+TEST_F(CliUsageTest, TheTimeoutAndItsAliasMustAgree) {
+  ASSERT_FALSE(keys_.empty());
+  expect_usage_error(
+      run_petstore(serve_args(dir_.path() / "keys",
+                              {"--storage-timeout", "5", "--database-timeout", "9"})),
+      "alias");
+  ServedPetstore agreeing(petstore(serve_args(
+      dir_.path() / "keys", {"--storage-timeout", "5", "--database-timeout", "5s"})));
+  EXPECT_NE(agreeing.port(), 0) << agreeing.child().captured_stderr();
+}
+
 TEST_F(CliUsageTest, MalformedListenAddressesAreBadUsage) {
   ASSERT_FALSE(keys_.empty());
   for (const char* listen :

@@ -3,7 +3,9 @@
 #include "ports/pet_repository_contract.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <set>
 #include <string>
@@ -26,6 +28,23 @@ TEST_P(PetRepositoryContract, CreateAssignsIdsFromOneUpward) {
   for (std::int64_t expected = 1; expected <= 5; ++expected) {
     EXPECT_EQ(create(new_pet("Rex")).id.value, expected);
   }
+}
+
+// A create its caller has already given up on (its deadline passed: the client had its 503) is
+// answered unavailable and never stored, on every adapter.
+TEST_P(PetRepositoryContract, ACreatePastItsDeadlineIsUnavailableAndStoresNothing) {
+  std::promise<domain::Result<ports::CreateOutcome>> answered;
+  repository().create({new_pet("Late"), std::nullopt, test_now},
+                      ports::PetRepository::CreateDone(
+                          [&answered](domain::Result<ports::CreateOutcome> result) {
+                            answered.set_value(std::move(result));
+                          },
+                          std::chrono::steady_clock::now() - std::chrono::milliseconds(1)));
+  const auto result = answered.get_future().get();
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().code, ErrorCode::unavailable);
+  EXPECT_TRUE(list_all(repository(), std::nullopt, 100).empty());
+  EXPECT_EQ(create(new_pet("OnTime")).id.value, 1);
 }
 
 TEST_P(PetRepositoryContract, CreateReturnsThePetAsSent) {

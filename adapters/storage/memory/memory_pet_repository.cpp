@@ -74,6 +74,11 @@ class MemoryPetRepository final : public MemoryPetStore {
  public:
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {
+    if (done.expired(std::chrono::steady_clock::now())) {
+      done(domain::make_error(domain::ErrorCode::unavailable, "",
+                              "the create's deadline passed before it was stored"));
+      return;
+    }
     domain::Result<ports::CreateOutcome> result = [&] {
       const std::unique_lock lock(mutex_);
       return create_locked(command);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <set>
 #include <string>
@@ -155,6 +156,38 @@ TEST(LmdbPetRepository, ALoneCreateAfterABusyBatchIsCommittedAlone) {
   ASSERT_TRUE(lone.has_value()) << lone.error().message;
   EXPECT_EQ(lone->id, domain::PetId{10});
   EXPECT_EQ(gate.batches(), (std::vector<std::size_t>{1, 8, 1}));
+}
+
+// A create queued while the writer is busy, whose deadline passes meanwhile, is answered
+// unavailable and never written: its client has already had its 503.
+TEST(LmdbPetRepository, ACreateWhoseDeadlinePassesInTheQueueIsNeverWritten) {
+  const TempDir temp;
+  CommitGate gate;
+  auto options = options_for(temp.path());
+  options.on_commit = gate.hook();
+  const auto repository = open_repository(options);
+  std::promise<domain::Result<ports::CreateOutcome>> first;
+  repository->create({new_pet("First"), std::nullopt, test_now},
+                     [&first](domain::Result<ports::CreateOutcome> result) {
+                       first.set_value(std::move(result));
+                     });
+  gate.wait_for_commits(1);  // the writer is held after its first batch
+  std::promise<domain::Result<ports::CreateOutcome>> late;
+  repository->create({new_pet("Late"), std::nullopt, test_now},
+                     ports::PetRepository::CreateDone(
+                         [&late](domain::Result<ports::CreateOutcome> result) {
+                           late.set_value(std::move(result));
+                         },
+                         std::chrono::steady_clock::now() + std::chrono::milliseconds(20)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  gate.open();
+  ASSERT_TRUE(first.get_future().get().has_value());
+  const auto result = late.get_future().get();
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().code, domain::ErrorCode::unavailable);
+  const auto pets = list_all(*repository, std::nullopt, 100);
+  ASSERT_EQ(pets.size(), 1U);
+  EXPECT_EQ(pets.front().name.value(), "First");
 }
 
 // Stopping ends the writer's wait for company: the create it waited with is committed.
