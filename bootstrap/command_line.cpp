@@ -1,6 +1,8 @@
 #include "bootstrap/command_line.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <thread>
@@ -44,6 +46,21 @@ CLI::Validator duration_units() {
   return units;
 }
 
+// Every number a flag takes is finite. CLI11 reads "nan", "inf" and "1e999" as doubles, and a NaN
+// passes CLI::Range (each comparison with it is false): `--auth-failures-per-minute nan` would turn
+// the throttle off, and a NaN duration is undefined behaviour when cast to milliseconds. Checked
+// after the units are applied, so "infms" is caught as well; it names no type in --help.
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](const std::string& value) -> std::string {
+        char* end = nullptr;
+        const double number = std::strtod(value.c_str(), &end);
+        const bool whole = !value.empty() && end == value.c_str() + value.size();
+        return whole && !std::isfinite(number) ? value + " is not a finite number" : "";
+      },
+      "");
+}
+
 // A CLI11 check that reads the value as the option will be read, so a bad range is named with
 // its flag at parse time (exit 2).
 CLI::Validator trusted_proxy_ranges() {
@@ -72,6 +89,7 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
       ->required();
   serve.add_option("--threads", options.threads, "Threads serving HTTP (default: cores)")
       ->envname("PETSTORE_THREADS")
+      ->check(finite_number())
       ->check(CLI::Range(1U, 1024U))
       ->capture_default_str();
   serve.add_option("--tls-cert", options.tls_cert, "TLS certificate chain (PEM)")
@@ -86,6 +104,7 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
       .add_option("--auth-failures-per-minute", options.auth_failures_per_minute,
                   "Failed authentications allowed per client address and minute, then 429")
       ->envname("PETSTORE_AUTH_FAILURES_PER_MINUTE")
+      ->check(finite_number())
       ->check(CLI::Range(1.0, 1'000'000.0))
       ->capture_default_str();
   serve
@@ -112,6 +131,7 @@ void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags
       .add_option("--database-pool-size", options.postgres.pool_size,
                   "Connections to PostgreSQL (default: twice --threads)")
       ->envname("PETSTORE_DATABASE_POOL_SIZE")
+      ->check(finite_number())
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   flags.database_timeout_given =
       serve
@@ -119,16 +139,19 @@ void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags
                       "Alias of --storage-timeout (its older name, for PostgreSQL)")
           ->envname("PETSTORE_DATABASE_TIMEOUT")
           ->transform(duration_units())
+          ->check(finite_number())
           ->check(CLI::Range(0.01, 3600.0))
           ->capture_default_str();
   serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
       ->envname("PETSTORE_LMDB_MAP_SIZE")
       ->transform(size_units())
+      ->check(finite_number())
       ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
       ->capture_default_str();
   serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step")
       ->envname("PETSTORE_LMDB_MAP_GROWTH")
       ->transform(size_units())
+      ->check(finite_number())
       ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
       ->capture_default_str();
 }
@@ -138,28 +161,33 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
   serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
       ->envname("PETSTORE_MAX_BODY_BYTES")
       ->transform(size_units())
+      ->check(finite_number())
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30U))
       ->capture_default_str();
   serve.add_option("--max-header-bytes", limits.header_bytes, "Largest request head accepted")
       ->envname("PETSTORE_MAX_HEADER_BYTES")
       ->transform(size_units())
+      ->check(finite_number())
       ->check(CLI::Range(std::size_t{512}, std::size_t{1} << 20U))
       ->capture_default_str();
   serve
       .add_option("--header-timeout", flags.header_timeout, "Time allowed for a request's headers")
       ->envname("PETSTORE_HEADER_TIMEOUT")
       ->transform(duration_units())
+      ->check(finite_number())
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
   serve
       .add_option("--body-timeout", flags.body_timeout, "Time allowed for a body after its headers")
       ->envname("PETSTORE_BODY_TIMEOUT")
       ->transform(duration_units())
+      ->check(finite_number())
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
   serve.add_option("--idle-timeout", flags.idle_timeout, "Time an idle keep-alive stays open")
       ->envname("PETSTORE_IDLE_TIMEOUT")
       ->transform(duration_units())
+      ->check(finite_number())
       ->check(CLI::Range(0.01, 86400.0))
       ->capture_default_str();
   flags.storage_timeout_given =
@@ -168,6 +196,7 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
                       "Time a request waits for storage before 503 (each database call included)")
           ->envname("PETSTORE_STORAGE_TIMEOUT")
           ->transform(duration_units())
+          ->check(finite_number())
           ->check(CLI::Range(0.01, 3600.0))
           ->capture_default_str();
   serve
@@ -175,10 +204,12 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
                   "On SIGTERM, time /readyz says 503 while serving goes on, before the drain")
       ->envname("PETSTORE_DRAIN_DELAY")
       ->transform(duration_units())
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
       ->envname("PETSTORE_MAX_CONNECTIONS")
+      ->check(finite_number())
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
       ->capture_default_str();
 }

@@ -1,9 +1,16 @@
 #include "bootstrap/config_file.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+
+#include "bootstrap/config_toml.hpp"
 
 namespace petstore::bootstrap {
 namespace {
@@ -29,6 +36,46 @@ std::optional<std::string> config_path(int argc, const char* const* argv) {
   return std::nullopt;
 }
 
+// read_regular_file: the file's text, or why not. Opened without waiting (a FIFO with no writer
+// would block an ordinary open for ever) and refused unless the opened file is a regular one, so
+// a directory, a FIFO or a device is named at once rather than read as empty or waited on.
+domain::Result<std::string> read_regular_file(const std::string& path) {
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): open(2) is variadic
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    return domain::invalid_argument("config", std::strerror(errno));
+  }
+  struct stat about {};
+  std::string text;
+  std::string why;
+  if (::fstat(fd, &about) != 0) {
+    why = std::strerror(errno);
+  } else if (!S_ISREG(about.st_mode)) {
+    why = S_ISDIR(about.st_mode) ? "a directory, not a file" : "not a regular file";
+  } else {
+    char buffer[4096];
+    for (ssize_t got = 0; (got = ::read(fd, buffer, sizeof buffer)) != 0;) {
+      if (got < 0 && errno != EINTR) {
+        why = std::strerror(errno);
+        break;
+      }
+      text.append(buffer, static_cast<std::size_t>(std::max<ssize_t>(got, 0)));
+    }
+  }
+  ::close(fd);
+  if (!why.empty()) {
+    return domain::invalid_argument("config", why);
+  }
+  return text;
+}
+
+// is_unset: no value, or an empty one, which CLI11 also reads as none.
+bool is_unset(const std::string& variable) {
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): at start, before any thread
+  const char* value = std::getenv(variable.c_str());
+  return value == nullptr || *value == '\0';
+}
+
 }  // namespace
 
 std::optional<std::string> apply_config_file(const CLI::App& serve, int argc,
@@ -37,26 +84,29 @@ std::optional<std::string> apply_config_file(const CLI::App& serve, int argc,
   if (!path) {
     return std::nullopt;
   }
-  std::vector<CLI::ConfigItem> items;
-  try {
-    items = CLI::ConfigTOML().from_file(*path);
-  } catch (const CLI::Error& error) {
-    return "--config " + *path + ": " + error.what();
+  const auto text = read_regular_file(*path);
+  if (!text) {
+    return "--config " + *path + ": " + text.error().message;
   }
-  for (const CLI::ConfigItem& item : items) {
-    const CLI::Option* option =
-        item.parents.empty() ? serve.get_option_no_throw("--" + item.name) : nullptr;
-    if (option == nullptr || option->get_envname().empty() || item.name == "config") {
-      return "--config " + *path + ": '" + item.fullname() +
+  const auto entries = parse_toml(*text);
+  if (!entries) {
+    return "--config " + *path + ": " + entries.error().message;
+  }
+  for (const TomlEntry& entry : *entries) {
+    const CLI::Option* option = serve.get_option_no_throw("--" + entry.key);
+    if (option == nullptr || option->get_envname().empty() || entry.key == "config") {
+      return "--config " + *path + ": line " + std::to_string(entry.line) + ": '" + entry.key +
              "' is not a serve flag (keys are the flags without --, e.g. listen)";
     }
     std::string value;
-    for (const std::string& input : item.inputs) {
+    for (const std::string& input : entry.values) {
       value += (value.empty() ? "" : ",") + input;
     }
-    // overwrite = 0: an environment variable already set wins over the file.
-    // NOLINTNEXTLINE(concurrency-mt-unsafe): at start, before any thread
-    ::setenv(option->get_envname().c_str(), value.c_str(), 0);
+    // An environment variable already set wins over the file; an empty one counts as unset.
+    if (is_unset(option->get_envname())) {
+      // NOLINTNEXTLINE(concurrency-mt-unsafe): at start, before any thread
+      ::setenv(option->get_envname().c_str(), value.c_str(), 1);
+    }
   }
   return std::nullopt;
 }
