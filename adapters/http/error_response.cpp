@@ -11,6 +11,9 @@ HttpResponse error_response(unsigned status, std::string_view code, std::string_
   HttpResponse response;
   response.status = status;
   response.body = encode_error(code, message, static_cast<int>(status));
+  if (status == 503) {
+    response.set_header("Retry-After", std::to_string(unavailable_retry_after_seconds));
+  }
   return response;
 }
 

@@ -9,7 +9,14 @@
 
 namespace petstore::adapters::http {
 
-// error_response: a response with status `status` whose body is the Error object.
+// unavailable_retry_after_seconds: the Retry-After of every 503 (contract section 11). One second:
+// what makes a 503 (a drain, a failover, a pool with no live connection, storage too slow) either
+// clears within seconds or lasts until a balancer has moved the client elsewhere, and a client
+// that waits longer only adds its wait to the outage (docs/decisions.md).
+inline constexpr int unavailable_retry_after_seconds = 1;
+
+// error_response: a response with status `status` whose body is the Error object. Every 503 of
+// the service is made here, and carries Retry-After: unavailable_retry_after_seconds.
 [[nodiscard]] HttpResponse error_response(unsigned status, std::string_view code,
                                           std::string_view message);
 

@@ -15,10 +15,10 @@
 namespace petstore::adapters::http {
 namespace {
 
-HttpResponse method_not_allowed(std::string_view allow) {
+HttpResponse method_not_allowed(const Route& route) {
   HttpResponse response =
       error_response(405, "method_not_allowed", "this path does not support the method sent");
-  response.set_header("Allow", std::string(allow));
+  response.set_header("Allow", route.allow());
   return response;
 }
 
@@ -78,7 +78,7 @@ HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
     return not_found_path();
   }
   if (operation == nullptr) {
-    return method_not_allowed(match->route->allow);
+    return method_not_allowed(*match->route);
   }
   switch (match->route->endpoint) {
     case Endpoint::health:
@@ -184,7 +184,7 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond
   } else if (!match) {
     response = not_found_path();
   } else if (operation == nullptr) {
-    response = method_not_allowed(match->route->allow);
+    response = method_not_allowed(*match->route);
   } else {
     response = perform_v1(use_cases_, *principal, request, *url, *match, respond);
   }

@@ -37,12 +37,28 @@ bool fits(const Route& route, const boost::urls::segments_encoded_view& segments
 }  // namespace
 
 const Operation* Route::operation(std::string_view method) const {
+  // RFC 9110 section 9.3.2: HEAD is GET without the content, so it reaches GET's operation.
+  const std::string_view sought = method == "HEAD" ? "GET" : method;
   for (const Operation& candidate : operations) {
-    if (!candidate.method.empty() && candidate.method == method) {
+    if (!candidate.method.empty() && candidate.method == sought) {
       return &candidate;
     }
   }
   return nullptr;
+}
+
+std::string Route::allow() const {
+  std::string methods;
+  for (const Operation& candidate : operations) {
+    if (candidate.method.empty()) {
+      continue;
+    }
+    methods.append(methods.empty() ? "" : ", ").append(candidate.method);
+    if (candidate.method == "GET") {
+      methods.append(", HEAD");
+    }
+  }
+  return methods;
 }
 
 std::optional<RouteMatch> match_route(const boost::urls::segments_encoded_view& segments) {

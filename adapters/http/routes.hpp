@@ -1,8 +1,9 @@
 #pragma once
 // The service's routes, each named once: its path template, the operation every method on it
-// reaches (the OpenAPI operationId; operational paths get names of the same form), and the Allow
-// header that lists those methods. The router dispatches by this table, and the names it gives a
-// request are what logs and metrics labels show.
+// reaches (the OpenAPI operationId; operational paths get names of the same form) and whether it
+// is under /v1. The methods a route answers, and so its Allow header, come from this table alone:
+// a route that answers GET answers HEAD too (RFC 9110 section 9.3.2). The router dispatches by
+// this table, and the names it gives a request are what logs and metrics labels show.
 
 #include <array>
 #include <cstdint>
@@ -38,37 +39,30 @@ struct Route {
   Endpoint endpoint;
   // Literal segments, and at most one {parameter} segment, which matches any non-empty segment.
   std::string_view path;
+  // HEAD is never listed: a GET operation answers it (its status and headers, no body).
   std::array<Operation, 2> operations;
-  std::string_view allow;  // the methods of `operations`, as an Allow header lists them
   // Under /v1: authenticated, and private to the key holder (contract section 2).
   bool under_v1;
 
-  // operation: the operation `method` reaches on this route, or nullptr (405).
+  // operation: the operation `method` reaches on this route (HEAD reaches GET's), or nullptr
+  // (405). Methods are case-sensitive.
   [[nodiscard]] const Operation* operation(std::string_view method) const;
+
+  // allow: the methods this route answers, as a 405's Allow header lists them: those of
+  // `operations` in order, HEAD right after GET ("GET, HEAD, POST").
+  [[nodiscard]] std::string allow() const;
 };
 
 inline constexpr std::array<Route, 9> routes{{
-    {Endpoint::pets, "/v1/pets", {{{"GET", "listPets"}, {"POST", "createPet"}}}, "GET, POST", true},
-    {Endpoint::pet, "/v1/pets/{petId}", {{{"GET", "getPet"}}}, "GET", true},
-    {Endpoint::store_orders, "/v1/store/orders", {{{"GET", "listOrders"}}}, "GET", true},
-    {Endpoint::health,
-     "/healthz",
-     {{{"GET", "getHealth"}, {"HEAD", "getHealth"}}},
-     "GET, HEAD",
-     false},
-    {Endpoint::readiness,
-     "/readyz",
-     {{{"GET", "getReadiness"}, {"HEAD", "getReadiness"}}},
-     "GET, HEAD",
-     false},
-    {Endpoint::metrics, "/metrics", {{{"GET", "getMetrics"}}}, "GET", false},
-    {Endpoint::api_document, "/openapi.json", {{{"GET", "getApiDocument"}}}, "GET", false},
-    {Endpoint::docs_page, "/docs", {{{"GET", "getDocsPage"}}}, "GET", false},
-    {Endpoint::docs_script,
-     "/docs/redoc.standalone.js",
-     {{{"GET", "getDocsScript"}}},
-     "GET",
-     false},
+    {Endpoint::pets, "/v1/pets", {{{"GET", "listPets"}, {"POST", "createPet"}}}, true},
+    {Endpoint::pet, "/v1/pets/{petId}", {{{"GET", "getPet"}}}, true},
+    {Endpoint::store_orders, "/v1/store/orders", {{{"GET", "listOrders"}}}, true},
+    {Endpoint::health, "/healthz", {{{"GET", "getHealth"}}}, false},
+    {Endpoint::readiness, "/readyz", {{{"GET", "getReadiness"}}}, false},
+    {Endpoint::metrics, "/metrics", {{{"GET", "getMetrics"}}}, false},
+    {Endpoint::api_document, "/openapi.json", {{{"GET", "getApiDocument"}}}, false},
+    {Endpoint::docs_page, "/docs", {{{"GET", "getDocsPage"}}}, false},
+    {Endpoint::docs_script, "/docs/redoc.standalone.js", {{{"GET", "getDocsScript"}}}, false},
 }};
 
 // RouteMatch: the route a path fits, and its {parameter} segment, decoded (empty when none).

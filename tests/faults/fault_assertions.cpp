@@ -32,6 +32,10 @@ testing::AssertionResult is_unavailable(const HttpResponse& response) {
   if (auto clean = leaks_no_details(response); !clean) {
     return clean;
   }
+  // Contract section 11: every 503 says when to try again, in whole seconds, at least 1.
+  if (response.header("Retry-After") != "1") {
+    return testing::AssertionFailure() << "a 503 without Retry-After: 1";
+  }
   return has_v1_headers(response);
 }
 

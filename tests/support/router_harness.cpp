@@ -18,10 +18,11 @@ constexpr auto answer_timeout = std::chrono::seconds(10);
 
 }  // namespace
 
-RouterHarness::RouterHarness() {
+RouterHarness::RouterHarness(const bootstrap::ServiceSettings& settings) {
   auto clock = std::make_unique<FakeClock>();
   clock_ = clock.get();
-  service_ = bootstrap::build_component_service(make_fake_key_verifier(), std::move(clock));
+  service_ =
+      bootstrap::build_component_service(make_fake_key_verifier(), std::move(clock), settings);
 }
 
 RouterHarness::RouterHarness(std::unique_ptr<ports::PetRepository> pets,

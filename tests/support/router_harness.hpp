@@ -33,8 +33,8 @@ struct ListedPet {
 
 class RouterHarness {
  public:
-  // The component service: empty memory storage, ready at once.
-  RouterHarness();
+  // The component service: empty memory storage, ready at once, with `settings` (metrics, say).
+  explicit RouterHarness(const bootstrap::ServiceSettings& settings = {});
   // A service on `pets`; `logger`, when given, receives its storage-fault lines and must outlive
   // the harness.
   explicit RouterHarness(std::unique_ptr<ports::PetRepository> pets,
@@ -56,6 +56,9 @@ class RouterHarness {
 
   // close_storage: closes the repository (LMDB: pending creates finish first).
   void close_storage() { service_->close_storage(); }
+
+  // set_ready: what /readyz answers (false: starting or draining).
+  void set_ready(bool ready) { service_->set_ready(ready); }
 
   [[nodiscard]] FakeClock& clock() { return *clock_; }
 

@@ -107,7 +107,7 @@ TEST(HttpServerExchange, ErrorsCarryTheirHeadersOnTheWire) {
   const RawResponse not_allowed =
       connection.round_trip(format_request("DELETE", "/v1/pets", key_a));
   EXPECT_EQ(not_allowed.status, 405U);
-  EXPECT_EQ(not_allowed.header("Allow"), "GET, POST");
+  EXPECT_EQ(not_allowed.header("Allow"), "GET, HEAD, POST");
   EXPECT_EQ(not_allowed.header("Cache-Control"), "no-store");
   EXPECT_TRUE(has_wire_headers(not_allowed));
 

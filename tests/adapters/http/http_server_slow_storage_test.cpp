@@ -1,8 +1,9 @@
 // Storage that is slow, silent or loses a completion, seen over real sockets: with one server
 // thread, a read that storage holds for 2 s delays only the request that waits for it (probes,
 // metrics and other connections are answered meanwhile); past the storage timeout the request is
-// answered 503 and the late answer is dropped; a completion that storage drops uncalled answers
-// unavailable (ports/completion.hpp): a 503; the header timeout does not cut a slow answer short.
+// answered 503 (with Retry-After) and the late answer is dropped; a completion that storage drops
+// uncalled answers unavailable (ports/completion.hpp): a 503; the header timeout does not cut a
+// slow answer short.
 // Nothing here times a response: order of arrival says what waited for what.
 
 #include <chrono>
@@ -156,6 +157,8 @@ TEST(HttpServerSlowStorage, PastTheStorageTimeoutTheAnswerIs503AndTheLateOneIsDr
   EXPECT_EQ(late.status, 503U);
   EXPECT_TRUE(is_error_body(late.body, 503, "unavailable"));
   EXPECT_EQ(late.header("Cache-Control"), "no-store");
+  EXPECT_EQ(late.header("Retry-After"), "1");  // contract section 11: every 503
+  EXPECT_EQ(late.count("Retry-After"), 1U);
   // The connection goes on; the read's own answer, when it comes, goes nowhere.
   std::this_thread::sleep_for(1200ms);
   EXPECT_EQ(connection.round_trip(format_request("GET", "/healthz"), 5s).status, 200U);

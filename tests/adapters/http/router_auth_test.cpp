@@ -72,17 +72,17 @@ TEST_F(RouterAuth, MethodNotAllowedComesAfterAuthenticationAndNamesAllowedMethod
   const HttpResponse pets = router_.send(request("DELETE", "/v1/pets"));
   EXPECT_EQ(pets.status, 405U);
   EXPECT_TRUE(is_error_body(pets.body, 405, "method_not_allowed"));
-  EXPECT_EQ(pets.header("Allow"), "GET, POST");
+  EXPECT_EQ(pets.header("Allow"), "GET, HEAD, POST");
   EXPECT_TRUE(has_v1_headers(pets));
 
   const HttpResponse pet = router_.send(request("PUT", "/v1/pets/1"));
   EXPECT_EQ(pet.status, 405U);
-  EXPECT_EQ(pet.header("Allow"), "GET");
+  EXPECT_EQ(pet.header("Allow"), "GET, HEAD");
   EXPECT_TRUE(has_v1_headers(pet));
 
   const HttpResponse orders = router_.send(request("POST", "/v1/store/orders"));
   EXPECT_EQ(orders.status, 405U);
-  EXPECT_EQ(orders.header("Allow"), "GET");
+  EXPECT_EQ(orders.header("Allow"), "GET, HEAD");
 }
 
 TEST_F(RouterAuth, MethodIsCheckedBeforeParameters) {

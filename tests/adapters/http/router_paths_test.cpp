@@ -1,6 +1,7 @@
 // How the Router reads a path through the route table: percent-encoded segments are the
 // segments they decode to, for routing and for deciding what authenticates first; the probes
-// answer HEAD; /metrics exists only when the service has metrics.
+// answer HEAD, and their 503s say when to try again; /metrics exists only when the service has
+// metrics.
 
 #include <string>
 
@@ -46,9 +47,25 @@ TEST_F(RouterPaths, TheProbesAnswerHeadAndListItInAllow) {
     EXPECT_EQ(refused.status, 405U) << target;
     EXPECT_EQ(refused.header("Allow"), "GET, HEAD") << target;
   }
-  const HttpResponse document = router_.send(request("HEAD", "/openapi.json", std::nullopt));
-  EXPECT_EQ(document.status, 405U);
-  EXPECT_EQ(document.header("Allow"), "GET");
+}
+
+// Contract section 11: every 503 carries Retry-After, whole seconds, at least 1.
+TEST_F(RouterPaths, ReadinessRefusalsSayWhenToTryAgain) {
+  router_.set_ready(false);  // starting or draining
+  for (const std::string method : {"GET", "HEAD"}) {
+    const HttpResponse draining = router_.send(request(method, "/readyz", std::nullopt));
+    EXPECT_EQ(draining.status, 503U) << method;
+    EXPECT_TRUE(is_error_body(draining.body, 503, "unavailable")) << method;
+    EXPECT_EQ(draining.header("Retry-After"), "1") << method;
+    EXPECT_EQ(draining.header("Cache-Control"), "no-store") << method;
+  }
+  const RouterHarness storage_down(
+      bootstrap::ServiceSettings{.storage_ready = [] { return false; }});
+  const HttpResponse unavailable = storage_down.send(request("GET", "/readyz", std::nullopt));
+  EXPECT_EQ(unavailable.status, 503U);
+  EXPECT_NE(unavailable.body.find("the storage is unavailable"), std::string::npos);
+  EXPECT_EQ(unavailable.header("Retry-After"), "1");
+  EXPECT_FALSE(router_.send(request("GET", "/healthz", std::nullopt)).header("Retry-After"));
 }
 
 TEST_F(RouterPaths, MetricsIsNoPathWhenTheServiceHasNoMetrics) {

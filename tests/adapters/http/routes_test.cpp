@@ -1,6 +1,6 @@
 // The route table (adapters/http/routes.hpp): each Allow header lists exactly its route's
-// methods, the /v1 routes and operation ids are the API document's, and paths match by their
-// decoded segments, with one non-empty {parameter}.
+// methods, HEAD wherever GET (which answers it), the /v1 routes and operation ids are the API
+// document's, and paths match by their decoded segments, with one non-empty {parameter}.
 
 #include "adapters/http/routes.hpp"
 
@@ -29,16 +29,22 @@ std::optional<adapters::http::RouteMatch> match(std::string_view target) {
   return match_route(url->encoded_segments());
 }
 
-TEST(Routes, AllowListsExactlyTheMethodsOfTheRoute) {
+TEST(Routes, AllowListsExactlyTheMethodsOfTheRouteAndHeadAfterGet) {
   for (const Route& route : routes) {
     std::string methods;
     for (const Operation& operation : route.operations) {
+      EXPECT_NE(operation.method, "HEAD") << route.path << ": GET answers HEAD, never listed";
       if (!operation.method.empty()) {
         methods += (methods.empty() ? "" : ", ") + std::string(operation.method);
+        methods += operation.method == "GET" ? ", HEAD" : "";
       }
     }
-    EXPECT_EQ(route.allow, methods) << route.path;
+    EXPECT_EQ(route.allow(), methods) << route.path;
+    EXPECT_NE(route.operation("GET"), nullptr) << route.path << ": every route answers GET";
   }
+  const auto pets = match("/v1/pets");
+  ASSERT_TRUE(pets);
+  EXPECT_EQ(pets->route->allow(), "GET, HEAD, POST");
 }
 
 // The table and docs/openapi.json (whose paths are relative to its servers' /v1) name the same
@@ -116,6 +122,17 @@ TEST(Routes, AnOperationIsFoundByItsExactMethod) {
   EXPECT_EQ(pets->route->operation("post"), nullptr);  // methods are case-sensitive
   EXPECT_EQ(pets->route->operation("DELETE"), nullptr);
   EXPECT_EQ(pets->route->operation(""), nullptr);
+}
+
+TEST(Routes, HeadReachesTheGetOperation) {
+  for (const Route& route : routes) {
+    EXPECT_EQ(route.operation("HEAD"), route.operation("GET")) << route.path;
+  }
+  const auto pets = match("/v1/pets");
+  ASSERT_TRUE(pets);
+  ASSERT_NE(pets->route->operation("HEAD"), nullptr);
+  EXPECT_EQ(pets->route->operation("HEAD")->id, "listPets");
+  EXPECT_EQ(pets->route->operation("head"), nullptr);
 }
 
 }  // namespace

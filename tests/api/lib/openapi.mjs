@@ -53,9 +53,11 @@ for (const [path, item] of Object.entries(doc.paths)) {
   }
 }
 
-// allowOf: the Allow header a path of the document must answer with: its methods, in order.
+// allowOf: the Allow header a path of the document must answer with: its methods, in order, and
+// HEAD wherever GET (the document's "HEAD" section: a `get` operation answers HEAD too).
 export function allowOf(path) {
-  return methods.filter((m) => doc.paths[path][m]).map((m) => m.toUpperCase()).join(', ');
+  const listed = methods.filter((m) => doc.paths[path][m] && m !== 'head');
+  return listed.flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])).join(', ');
 }
 
 export const covered = new Set();

@@ -82,6 +82,7 @@ TEST(PostgresServe, ThePasswordAppearsInNoLogLineErrorOrMetric) {
   const auto readiness = http_call(served.port(), "GET", "/readyz");
   EXPECT_EQ(readiness.status, 503U);
   EXPECT_NE(readiness.body.find("the storage is unavailable"), std::string::npos) << readiness.body;
+  EXPECT_EQ(readiness.header("Retry-After"), "1");  // contract section 11: every 503
   const auto metrics = http_call(served.port(), "GET", "/metrics");
   EXPECT_EQ(metrics.status, 200U);
   EXPECT_EQ(metrics.body.find(secret), std::string::npos);
