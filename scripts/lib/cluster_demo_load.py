@@ -169,6 +169,10 @@ def main(argv):
     print("lost: %d" % len(lost))
     print("stored twice: %d" % len(twice))
     print("creates failing (503 or no answer), in all: %.1f s" % covered_seconds(failing))
+    ends = sorted(end for _, end in load.successes)
+    gap = max(zip(ends, ends[1:]), key=lambda pair: pair[1] - pair[0], default=None)
+    if gap is not None:
+        print("longest time without a 201: %.1f s" % (gap[1] - gap[0]))
     if killed is not None:
         # The first create attempt to fail once the kill happened, then the first 201 to a create
         # attempt made after that failure.
