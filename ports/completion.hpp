@@ -37,12 +37,10 @@ class Completion {
 
   // Completion: `continuation` (invocable with Result, noexcept in spirit) answers a call that
   // must be done by `deadline`. Implicit, so that a lambda is a completion.
-  template <class F>
-  requires(!std::is_same_v<std::remove_cvref_t<F>, Completion> &&
-           std::is_invocable_v<std::remove_cvref_t<F>&, Result>)
-      // NOLINTNEXTLINE(google-explicit-constructor,hicpp-explicit-conversions): lambdas convert
-      Completion(F&& continuation, Deadline deadline = no_deadline)
-      : deadline_(deadline) {
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::remove_cvref_t<F>, Completion> &&
+                                              std::is_invocable_v<std::remove_cvref_t<F>&, Result>>>
+  // NOLINTNEXTLINE(google-explicit-constructor,hicpp-explicit-conversions): lambdas convert
+  Completion(F&& continuation, Deadline deadline = no_deadline) : deadline_(deadline) {
     using Stored = std::remove_cvref_t<F>;
     if constexpr (fits_inline<Stored>()) {
       ::new (static_cast<void*>(storage_)) Stored(std::forward<F>(continuation));
@@ -98,6 +96,7 @@ class Completion {
 
   template <class F>
   static constexpr bool fits_inline() {
+    // NOLINTNEXTLINE(misc-redundant-expression): constant per F, as it should be
     return sizeof(F) <= inline_bytes && alignof(F) <= alignof(std::max_align_t) &&
            std::is_nothrow_move_constructible_v<F>;
   }

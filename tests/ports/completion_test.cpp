@@ -52,11 +52,13 @@ TEST(Completion, DroppedUncalledItAnswersUnavailable) {
 
 TEST(Completion, AMovedFromCompletionAnswersNothing) {
   Heard heard;
-  auto done = listening(heard);
-  auto moved = std::move(done);
-  { auto ignored = std::move(done); }  // NOLINT(bugprone-use-after-move): empty on purpose
+  std::optional<Completion<int>> moved;
+  {
+    auto done = listening(heard);
+    moved.emplace(std::move(done));
+  }  // `done`, moved from, goes here without a word
   EXPECT_EQ(heard.calls, 0);
-  moved(1);
+  (*moved)(1);
   EXPECT_EQ(heard.calls, 1);
 }
 
