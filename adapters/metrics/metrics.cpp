@@ -9,7 +9,7 @@
 namespace petstore::adapters::metrics {
 namespace {
 
-// Shortest round-trip digits without an exponent: le="0.0005", as Prometheus clients write it.
+// Shortest round-trip digits without an exponent: le="0.000025", as Prometheus clients write it.
 void append_number(std::string& out, double value) {
   std::array<char, 400> text{};  // room for any fixed-notation double
   const auto [end, error] =
@@ -150,8 +150,8 @@ std::string Metrics::exposition() const {
   append_header(out, "petstore_build_info", "gauge", "Always 1; the labels name the build.");
   out.append("petstore_build_info{version=\"")
       .append(escape_label(build_.version))
-      .append("\",commit=\"")
-      .append(escape_label(build_.commit))
+      .append("\",revision=\"")
+      .append(escape_label(build_.revision))
       .append("\"} 1\n");
   append_process_metrics(out);
   return out;

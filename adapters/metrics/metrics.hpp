@@ -19,11 +19,14 @@
 
 namespace petstore::adapters::metrics {
 
-// Histogram: cumulative-bucket latency histogram in seconds, lock-free.
+// Histogram: cumulative-bucket latency histogram in seconds, lock-free. Buckets from 25 us (a
+// read takes about 10 us of CPU) to 10 s in 1-2.5-5 steps (about 2.5x each): microsecond reads
+// and multi-second storage stalls both fall inside a bucket rather than at an edge.
 class Histogram {
  public:
-  static constexpr std::array<double, 12> bounds{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-                                                 0.05,   0.1,   0.25,   0.5,   1,    5};
+  static constexpr std::array<double, 18> bounds{0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001,
+                                                 0.0025,   0.005,   0.01,   0.025,   0.05,   0.1,
+                                                 0.25,     0.5,     1,      2.5,     5,      10};
   void observe(std::chrono::nanoseconds duration);
   // append_exposition: the _bucket, _sum and _count lines of `name`, with `labels` (already
   // formatted, e.g. `operation="getPet"`, or empty) before `le`.
@@ -35,9 +38,10 @@ class Histogram {
   std::atomic<std::uint64_t> sum_nanoseconds_{0};
 };
 
+// BuildInfo: the labels of petstore_build_info, named as Prometheus's own build_info names them.
 struct BuildInfo {
   std::string version;
-  std::string commit;
+  std::string revision;  // the source's git commit
 };
 
 class Metrics {
