@@ -84,8 +84,8 @@ Metrics::Metrics(BuildInfo build, std::span<const std::string_view> operations)
   operations_.back().name = "other";
 }
 
-void Metrics::request_finished(std::string_view operation, unsigned status,
-                               std::chrono::nanoseconds duration) {
+std::string_view Metrics::request_finished(std::string_view operation, unsigned status,
+                                           std::chrono::nanoseconds duration) {
   // A handful of names: a linear search is cheaper than hashing one.
   auto found = std::find_if(operations_.begin(), operations_.end() - 1,
                             [&](const OperationMetrics& known) { return known.name == operation; });
@@ -93,6 +93,7 @@ void Metrics::request_finished(std::string_view operation, unsigned status,
   found->requests.at(slot).fetch_add(1, std::memory_order_relaxed);
   found->durations.observe(duration);
   in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  return found->name;
 }
 
 std::string Metrics::exposition() const {

@@ -53,10 +53,12 @@ class Metrics {
   void connection_opened() { connections_open_.fetch_add(1, std::memory_order_relaxed); }
   void connection_closed() { connections_open_.fetch_sub(1, std::memory_order_relaxed); }
   void request_started() { in_flight_.fetch_add(1, std::memory_order_relaxed); }
-  // request_finished: one answered request; an operation not given at construction counts as
-  // "other", a status outside 100..599 as 0.
-  void request_finished(std::string_view operation, unsigned status,
-                        std::chrono::nanoseconds duration);
+  // request_finished: one answered request; an operation not given at construction (none, for
+  // a request that reached no operation) counts as "other", a status outside 100..599 as 0.
+  // Returns the operation label it was counted under (valid as long as this object), so that a
+  // log line can name the request as the metric does.
+  std::string_view request_finished(std::string_view operation, unsigned status,
+                                    std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.
   void storage_committed(std::chrono::nanoseconds duration) { commits_.observe(duration); }
   // set_pets_stored: the count of stored pets, read once from storage (at start); a scrape

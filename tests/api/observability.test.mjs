@@ -306,6 +306,29 @@ describe('request ids and log lines', () => {
     assert.match(raw, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
   });
 
+  // Issue 29: an unrouted request was logged as "-" but counted as "other".
+  test('every operation in the log is a value of the metric\'s operation label', async () => {
+    const sent = [
+      { path: '/v1/pets', headers: auth(server.key) },
+      { path: '/v1/nothing', headers: auth(server.key) },
+      { method: 'DELETE', path: '/v1/pets', headers: auth(server.key) },
+      { path: '/v1/pets' },
+      { path: '/nowhere' },
+      { path: '/openapi.json' },
+    ].map((request) => ({ ...request, headers: { ...request.headers, 'X-Request-Id': `agree-${Math.random().toString(36).slice(2)}` } }));
+    for (const request of sent) await send(server.origin, request);
+    const ids = new Set(sent.map((request) => request.headers['X-Request-Id']));
+    const lines = await eventually('the requests are logged', () => {
+      const found = logLines(server).filter((l) => l.event === 'request' && ids.has(l.request_id));
+      return found.length === ids.size && found;
+    });
+    const { families } = await scrape(server);
+    const labels = new Set(samples(families, 'petstore_http_requests_total', {}, 'petstore_http_requests').map((s) => s.labels.operation));
+    const logged = new Set(lines.map((l) => l.operation));
+    assert.deepEqual([...logged].filter((operation) => !labels.has(operation)), [], `logged ${[...logged]}, counted ${[...labels]}`);
+    assert.ok(logged.has('other') && logged.has('listPets') && logged.has('getApiDocument'), [...logged].join(' '));
+  });
+
   test('no key and no Authorization value reaches a log line', async () => {
     const wrong = `${server.otherKey.slice(0, -2)}zz`;
     await send(server.origin, { path: '/v1/pets', headers: auth(server.key) });

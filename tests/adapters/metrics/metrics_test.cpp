@@ -44,9 +44,11 @@ constexpr std::array<std::string_view, 3> operations{"listPets", "createPet", "g
 TEST(Metrics, AnOperationNotGivenAtConstructionCountsAsOther) {
   Metrics metrics({"1.0.0", "abc"}, operations);
   metrics.request_started();
-  metrics.request_finished("deletePet", 404, 1ms);
+  EXPECT_EQ(metrics.request_finished("deletePet", 404, 1ms), "other");
   metrics.request_started();
-  metrics.request_finished("", 400, 1ms);
+  EXPECT_EQ(metrics.request_finished("", 400, 1ms), "other");  // the label a log line names
+  metrics.request_started();
+  EXPECT_EQ(metrics.request_finished("getPet", 200, 1ms), "getPet");
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="404"})"), "1");
   EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="400"})"), "1");
