@@ -2,6 +2,8 @@
 // ServiceObserver: what the HTTP server reports about connections and requests, turned into
 // metrics and request log lines. The one place that joins the logging and metrics adapters.
 
+#include <string_view>
+
 #include "adapters/http/http_observer.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
@@ -26,13 +28,16 @@ class ServiceObserver final : public adapters::http::HttpObserver {
   void request_started() override { metrics_.request_started(); }
   // HttpObserver
   void request_finished(const adapters::http::ExchangeRecord& record) override {
-    metrics_.request_finished(record.operation, record.status, record.duration);
+    // The log names the request by the metric's own label ("other" when it reached no
+    // operation), so that every operation in the log is a value of the `operation` label.
+    const std::string_view operation =
+        metrics_.request_finished(record.operation, record.status, record.duration);
     // Probes come every few seconds from every load balancer; they would drown the other lines.
-    const bool probe = record.operation == "getHealth" || record.operation == "getReadiness";
+    const bool probe = operation == "getHealth" || operation == "getReadiness";
     logger_.request(
-        adapters::logging::RequestLine{record.request_id, record.method, record.route,
-                                       record.operation, record.client_address, record.principal,
-                                       record.status, record.duration, record.bytes},
+        adapters::logging::RequestLine{record.request_id, record.method, record.route, operation,
+                                       record.client_address, record.principal, record.status,
+                                       record.duration, record.bytes},
         probe ? adapters::logging::LogLevel::debug : adapters::logging::LogLevel::info);
   }
 

@@ -9,7 +9,7 @@
 namespace petstore::adapters::metrics {
 namespace {
 
-// Shortest round-trip digits without an exponent: le="0.0005", as Prometheus clients write it.
+// Shortest round-trip digits without an exponent: le="0.000025", as Prometheus clients write it.
 void append_number(std::string& out, double value) {
   std::array<char, 400> text{};  // room for any fixed-notation double
   const auto [end, error] =
@@ -84,8 +84,8 @@ Metrics::Metrics(BuildInfo build, std::span<const std::string_view> operations)
   operations_.back().name = "other";
 }
 
-void Metrics::request_finished(std::string_view operation, unsigned status,
-                               std::chrono::nanoseconds duration) {
+std::string_view Metrics::request_finished(std::string_view operation, unsigned status,
+                                           std::chrono::nanoseconds duration) {
   // A handful of names: a linear search is cheaper than hashing one.
   auto found = std::find_if(operations_.begin(), operations_.end() - 1,
                             [&](const OperationMetrics& known) { return known.name == operation; });
@@ -93,6 +93,7 @@ void Metrics::request_finished(std::string_view operation, unsigned status,
   found->requests.at(slot).fetch_add(1, std::memory_order_relaxed);
   found->durations.observe(duration);
   in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  return found->name;
 }
 
 std::string Metrics::exposition() const {
@@ -150,8 +151,8 @@ std::string Metrics::exposition() const {
   append_header(out, "petstore_build_info", "gauge", "Always 1; the labels name the build.");
   out.append("petstore_build_info{version=\"")
       .append(escape_label(build_.version))
-      .append("\",commit=\"")
-      .append(escape_label(build_.commit))
+      .append("\",revision=\"")
+      .append(escape_label(build_.revision))
       .append("\"} 1\n");
   append_process_metrics(out);
   return out;

@@ -62,7 +62,39 @@ describe('the document', () => {
     const { description: ignoredToo, ...newPetName } = NewPet.properties.name;
     assert.deepEqual(petName, newPetName);
     assert.equal(Pet.properties.categoryId.format, NewPet.properties.categoryId.format);
-    assert.equal(Pet.properties.status.$ref, NewPet.properties.status.$ref);
+    assert.equal(Pet.properties.status.$ref, doc.components.schemas.NewPetStatus.$ref);
+  });
+
+  // Proxies and HTTP/2 drop hop-by-hop headers (RFC 9110 section 7.6.1), so no response may need one.
+  test('requires no hop-by-hop header in any response', () => {
+    const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+    const found = [];
+    const visit = (node, at) => {
+      if (!node || typeof node !== 'object') return;
+      for (const name of Object.keys(node.headers ?? {})) if (hopByHop.has(name.toLowerCase())) found.push(`${at} ${name}`);
+      for (const [key, value] of Object.entries(node)) visit(value, `${at}/${key}`);
+    };
+    visit(doc, '#');
+    assert.deepEqual(found, []);
+  });
+
+  test('every int64 warns JavaScript clients of values beyond 2^53', () => {
+    const { schemas, parameters } = doc.components;
+    const described = {
+      'Pet.id': schemas.Pet.properties.id, 'Pet.categoryId': schemas.Pet.properties.categoryId,
+      'NewPet.categoryId': schemas.NewPet.properties.categoryId, after: parameters.After, petId: parameters.PetId,
+    };
+    for (const [name, node] of Object.entries(described)) {
+      assert.equal((node.schema ?? node).format, 'int64', name);
+      assert.match(node.description, /beyond 2\^53 .* big-integer JSON reader/, name);
+    }
+  });
+
+  test('the first server is an absolute URL ending in /v1; Link says its format and example', () => {
+    assert.match(doc.servers[0].url, /^http:\/\/127\.0\.0\.1:8080\/v1$/);
+    const link = doc.components.headers.NextPageLink;
+    assert.match(link.description, /<TARGET>; rel="next"/);
+    assert.match(link.description, new RegExp(link.example.replace(/[?]/g, '\\?')));
   });
 
   test('is served at /openapi.json byte for byte, without a key', async () => {

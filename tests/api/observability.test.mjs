@@ -109,7 +109,34 @@ describe('GET /metrics', () => {
     // The scrape itself is the one request in flight while the text is made.
     assert.equal(value(families, 'petstore_http_requests_in_flight'), 1);
     const { buckets } = histogram(families, 'petstore_http_request_duration_seconds', { operation: 'getPet' });
-    assert.deepEqual(buckets.map((b) => b.le), [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, Infinity]);
+    assert.deepEqual(buckets.map((b) => b.le), [0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+      0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity]);
+  });
+
+  // What `promtool check metrics` lints, checked here without it (docs/decisions.md says why).
+  test('passes promtool\'s lint rules: HELP and TYPE once, _total on counters only, base units', async () => {
+    const { text } = await scrape(server);
+    const problems = [];
+    const declared = new Map();
+    for (const line of text.split('\n')) {
+      const meta = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
+      if (meta) {
+        const key = `${meta[1]} ${meta[2]}`;
+        if (declared.has(key)) problems.push(`${key} twice`);
+        declared.set(key, meta[3]);
+        continue;
+      }
+      if (line === '') continue;
+      const [, name, labels = ''] = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? \S+$/.exec(line) ?? [];
+      if (!name) { problems.push(`unparsed: ${line}`); continue; }
+      const family = [...declared.keys()].map((k) => k.slice(5)).find((f) => name === f || name.startsWith(`${f}_`));
+      const type = declared.get(`TYPE ${family}`);
+      if (!type || !declared.get(`HELP ${family}`)) problems.push(`${name} has no HELP or TYPE`);
+      if ((type === 'counter') !== name.endsWith('_total')) problems.push(`${name}: a ${type} ${type === 'counter' ? 'without' : 'with'} _total`);
+      if (/[A-Z]/.test(name) || /_(milli|micro|nano|kilo|mega)?(ms|us|ns|minutes|hours|kb|mb|milliseconds|microseconds)(_|$)/.test(name)) problems.push(`${name}: not snake case in base units`);
+      for (const [, label] of labels.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="/g)) if (/[A-Z]/.test(label)) problems.push(`${name}: label ${label}`);
+    }
+    assert.deepEqual(problems, []);
   });
 
   test('build info carries the version that petstore --version prints', async () => {
@@ -120,7 +147,8 @@ describe('GET /metrics', () => {
     const printed = execFileSync(binary, ['--version'], { encoding: 'utf8' });
     assert.ok(info[0].labels.version.length > 0);
     assert.ok(printed.includes(info[0].labels.version), `${printed} does not name ${info[0].labels.version}`);
-    assert.ok(printed.includes(info[0].labels.commit), `${printed} does not name ${info[0].labels.commit}`);
+    assert.deepEqual(Object.keys(info[0].labels).sort(), ['revision', 'version'], 'Prometheus names: version, revision');
+    assert.ok(printed.includes(info[0].labels.revision), `${printed} does not name ${info[0].labels.revision}`);
   });
 
   test('counts requests by operation and status, and times each of them', async () => {
@@ -276,6 +304,29 @@ describe('request ids and log lines', () => {
     });
     assert.match(raw, /^HTTP\/1\.1 400 /);
     assert.match(raw, /\r\nX-Request-Id: [0-9a-f]{32}\r\n/i);
+  });
+
+  // Issue 29: an unrouted request was logged as "-" but counted as "other".
+  test('every operation in the log is a value of the metric\'s operation label', async () => {
+    const sent = [
+      { path: '/v1/pets', headers: auth(server.key) },
+      { path: '/v1/nothing', headers: auth(server.key) },
+      { method: 'DELETE', path: '/v1/pets', headers: auth(server.key) },
+      { path: '/v1/pets' },
+      { path: '/nowhere' },
+      { path: '/openapi.json' },
+    ].map((request) => ({ ...request, headers: { ...request.headers, 'X-Request-Id': `agree-${Math.random().toString(36).slice(2)}` } }));
+    for (const request of sent) await send(server.origin, request);
+    const ids = new Set(sent.map((request) => request.headers['X-Request-Id']));
+    const lines = await eventually('the requests are logged', () => {
+      const found = logLines(server).filter((l) => l.event === 'request' && ids.has(l.request_id));
+      return found.length === ids.size && found;
+    });
+    const { families } = await scrape(server);
+    const labels = new Set(samples(families, 'petstore_http_requests_total', {}, 'petstore_http_requests').map((s) => s.labels.operation));
+    const logged = new Set(lines.map((l) => l.operation));
+    assert.deepEqual([...logged].filter((operation) => !labels.has(operation)), [], `logged ${[...logged]}, counted ${[...labels]}`);
+    assert.ok(logged.has('other') && logged.has('listPets') && logged.has('getApiDocument'), [...logged].join(' '));
   });
 
   test('no key and no Authorization value reaches a log line', async () => {

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -42,9 +44,11 @@ constexpr std::array<std::string_view, 3> operations{"listPets", "createPet", "g
 TEST(Metrics, AnOperationNotGivenAtConstructionCountsAsOther) {
   Metrics metrics({"1.0.0", "abc"}, operations);
   metrics.request_started();
-  metrics.request_finished("deletePet", 404, 1ms);
+  EXPECT_EQ(metrics.request_finished("deletePet", 404, 1ms), "other");
   metrics.request_started();
-  metrics.request_finished("", 400, 1ms);
+  EXPECT_EQ(metrics.request_finished("", 400, 1ms), "other");  // the label a log line names
+  metrics.request_started();
+  EXPECT_EQ(metrics.request_finished("getPet", 200, 1ms), "getPet");
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="404"})"), "1");
   EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="400"})"), "1");
@@ -69,22 +73,33 @@ TEST(Metrics, CountsRequestsByOperationAndStatus) {
   EXPECT_EQ(found.at("petstore_http_requests_in_flight"), "0");
 }
 
+// Buckets from 25 us to 10 s (issue 29): a 10 us read lands in the first, not in a 0.5 ms one.
 TEST(Metrics, HistogramBucketsAreCumulative) {
   Metrics metrics({"1.0.0", "abc"}, operations);
-  for (const std::chrono::nanoseconds duration : {100us, 2000us, 2000us, 300000us, 10000000us}) {
+  for (const std::chrono::nanoseconds duration :
+       {10us, 30us, 100us, 2000us, 2000us, 300000us, 2000000us, 20000000us}) {
     metrics.request_started();
     metrics.request_finished("listPets", 200, duration);
   }
   const auto found = samples(metrics.exposition());
   const std::string name = "petstore_http_request_duration_seconds";
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.0005"})"), "1");
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.0025"})"), "3");
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.25"})"), "3");
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="0.5"})"), "4");
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="5"})"), "4");
-  EXPECT_EQ(found.at(name + R"(_bucket{operation="listPets",le="+Inf"})"), "5");
-  EXPECT_EQ(found.at(name + R"(_count{operation="listPets"})"), "5");
-  EXPECT_DOUBLE_EQ(std::stod(found.at(name + R"(_sum{operation="listPets"})")), 10.3041);
+  const std::vector<std::pair<std::string, std::string>> cumulative{
+      {"0.000025", "1"}, {"0.00005", "2"}, {"0.0001", "3"}, {"0.00025", "3"}, {"0.0005", "3"},
+      {"0.001", "3"},    {"0.0025", "5"},  {"0.005", "5"},  {"0.01", "5"},    {"0.025", "5"},
+      {"0.05", "5"},     {"0.1", "5"},     {"0.25", "5"},   {"0.5", "6"},     {"1", "6"},
+      {"2.5", "7"},      {"5", "7"},       {"10", "7"},     {"+Inf", "8"}};
+  for (const auto& [le, count] : cumulative) {
+    std::string sample = name;
+    sample.append(R"(_bucket{operation="listPets",le=")").append(le).append(R"("})");
+    EXPECT_EQ(found.at(sample), count) << le;
+  }
+  std::size_t buckets = 0;
+  for (const auto& [sample, value] : found) {
+    buckets += sample.starts_with(name + R"(_bucket{operation="listPets")") ? 1 : 0;
+  }
+  EXPECT_EQ(buckets, cumulative.size());
+  EXPECT_EQ(found.at(name + R"(_count{operation="listPets"})"), "8");
+  EXPECT_DOUBLE_EQ(std::stod(found.at(name + R"(_sum{operation="listPets"})")), 22.30414);
   EXPECT_EQ(found.at(name + R"(_count{operation="getPet"})"), "0");
 }
 
@@ -112,7 +127,7 @@ TEST(Metrics, PetsStoredAndCommitsAndBuildInfo) {
   EXPECT_EQ(found.at("petstore_storage_commit_seconds_count"), "1");
   EXPECT_EQ(found.at(R"(petstore_storage_commit_seconds_bucket{le="0.005"})"), "1");
   EXPECT_EQ(found.at(R"(petstore_storage_commit_seconds_bucket{le="0.0025"})"), "0");
-  EXPECT_EQ(found.at(R"(petstore_build_info{version="1.0.0",commit="a\"b"})"), "1");
+  EXPECT_EQ(found.at(R"(petstore_build_info{version="1.0.0",revision="a\"b"})"), "1");
 }
 
 TEST(Metrics, EveryMetricHasHelpAndTypeOnce) {
