@@ -18,15 +18,12 @@ using domain::ErrorCode;
 // ahead of insertion while each transaction stays bounded.
 constexpr std::int64_t extra_prune_budget = 16;
 
+// The batch's one statement before COMMIT (schema version 3): idempotency records and the prune
+// first, then the counter row's lock, the ids and the pets; its rows are the creates' outcomes,
+// in the batch's order.
 constexpr const char* create_sql =
     "SELECT r_id, r_name, r_category_id, r_status, r_created "
-    "FROM petstore.create_pet($1, $2, $3, $4, $5, $6, $7)";
-// The counter row is locked first, so that batches of every instance (even one of replays only)
-// prune one after another.
-constexpr const char* lock_sql = "SELECT 1 FROM petstore.id_counter FOR UPDATE";
-constexpr const char* prune_sql =
-    "DELETE FROM petstore.idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM "
-    "petstore.idempotency_keys WHERE created_at_ns < $1 ORDER BY created_at_ns LIMIT $2)";
+    "FROM petstore.create_pets($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 constexpr const char* get_sql =
     "SELECT id, name, category_id, status FROM petstore.pets WHERE id = $1";
 constexpr const char* list_sql =
@@ -82,30 +79,76 @@ std::int64_t expired_before(std::int64_t now, std::chrono::system_clock::duratio
              : now - keep;
 }
 
-Statement create_statement(const ports::CreatePetCommand& command) {
-  const auto now = nanoseconds_since_epoch(command.received_at);
-  std::optional<std::string> scope;
-  std::optional<std::string> key;
-  if (command.idempotency) {
-    scope = command.idempotency->scope;
-    key = command.idempotency->key;
+// ArrayLiteral: a PostgreSQL array's text form, built one element at a time; every element is
+// quoted (a backslash before each quote and backslash in it), so any text passes unchanged;
+// nullopt is NULL.
+class ArrayLiteral {
+ public:
+  void add(const std::optional<std::string>& item) {
+    text_ += text_.size() == 1 ? "" : ",";
+    if (!item) {
+      text_ += "NULL";
+      return;
+    }
+    text_ += '"';
+    for (const char c : *item) {
+      if (c == '"' || c == '\\') {
+        text_ += '\\';
+      }
+      text_ += c;
+    }
+    text_ += '"';
+  }
+  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
+  [[nodiscard]] std::optional<std::string> done() && { return std::move(text_) + "}"; }
+
+ private:
+  std::string text_ = "{";
+};
+
+// create_statement: the batch's creates as create_pets' columns, and the prune's bounds.
+Statement create_statement(const std::vector<PendingCreate>& batch) {
+  ArrayLiteral names;
+  ArrayLiteral categories;
+  ArrayLiteral statuses;
+  ArrayLiteral scopes;
+  ArrayLiteral keys;
+  ArrayLiteral created_at;
+  ArrayLiteral expired;
+  std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+  std::chrono::system_clock::duration retention{};
+  for (const auto& pending : batch) {
+    const auto& command = pending.command;
+    const auto now = nanoseconds_since_epoch(command.received_at);
+    names.add(command.pet.name.value());
+    categories.add(command.pet.category_id.value);
+    statuses.add(std::string(domain::to_string(command.pet.status)));
+    scopes.add(command.idempotency ? std::optional(command.idempotency->scope) : std::nullopt);
+    keys.add(command.idempotency ? std::optional(command.idempotency->key) : std::nullopt);
+    created_at.add(now);
+    expired.add(expired_before(now, command.retention));
+    latest = std::max(latest, now);
+    retention = std::max(retention, command.retention);
   }
   return Statement{
       create_sql,
-      {command.pet.name.value(), std::to_string(command.pet.category_id.value),
-       std::string(domain::to_string(command.pet.status)), std::move(scope), std::move(key),
-       std::to_string(now), std::to_string(expired_before(now, command.retention))}};
+      {std::move(names).done(), std::move(categories).done(), std::move(statuses).done(),
+       std::move(scopes).done(), std::move(keys).done(), std::move(created_at).done(),
+       std::move(expired).done(), std::to_string(expired_before(latest, retention)),
+       std::to_string(static_cast<std::int64_t>(batch.size()) + extra_prune_budget)}};
 }
 
-domain::Result<ports::CreateOutcome> outcome_of(const PGresult* result) {
-  if (PQntuples(result) != 1 || PQnfields(result) != 5) {
-    return damaged("create_pet answered " + std::to_string(PQntuples(result)) + " rows");
+// outcome_of: the outcome of the create in `row` of create_pets' rows (`rows` in all).
+domain::Result<ports::CreateOutcome> outcome_of(const PGresult* result, int row, int rows) {
+  if (PQntuples(result) != rows || PQnfields(result) != 5) {
+    return damaged("create_pets answered " + std::to_string(PQntuples(result)) + " rows for " +
+                   std::to_string(rows) + " creates");
   }
-  auto pet = pet_at(result, 0);
+  auto pet = pet_at(result, row);
   if (!pet) {
     return pet.error();
   }
-  return ports::CreateOutcome{std::move(*pet), field(result, 0, 4) == "t"};
+  return ports::CreateOutcome{std::move(*pet), field(result, row, 4) == "t"};
 }
 
 }  // namespace
@@ -119,27 +162,20 @@ Work create_batch_work(std::vector<PendingCreate> batch,
   Work work;
   work.is_commit = true;
   work.deadline = std::chrono::steady_clock::time_point::max();
-  std::int64_t now = std::numeric_limits<std::int64_t>::min();
-  std::chrono::system_clock::duration retention{};
-  work.statements.push_back(Statement{"BEGIN", {}});
-  work.statements.push_back(Statement{lock_sql, {}});
   for (const auto& pending : batch) {
-    work.statements.push_back(create_statement(pending.command));
     work.deadline = std::min(work.deadline, pending.deadline);
-    now = std::max(now, nanoseconds_since_epoch(pending.command.received_at));
-    retention = std::max(retention, pending.command.retention);
   }
-  work.statements.push_back(
-      Statement{prune_sql,
-                {std::to_string(expired_before(now, retention)),
-                 std::to_string(static_cast<std::int64_t>(batch.size()) + extra_prune_budget)}});
+  work.statements.push_back(Statement{"BEGIN", {}});
+  work.statements.push_back(create_statement(batch));
   work.statements.push_back(Statement{"COMMIT", {}});
   work.finish = [batch = std::move(batch), after = std::move(after)](WorkResults results) mutable {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
+    const int rows = static_cast<int>(batch.size());
+    for (int i = 0; i < rows; ++i) {
+      const auto at = static_cast<std::size_t>(i);
       if (!results) {
-        batch[i].done(results.error());
+        batch[at].done(results.error());
       } else {
-        batch[i].done(outcome_of((*results)[i + 2].get()));  // after BEGIN and the lock
+        batch[at].done(outcome_of((*results)[1].get(), i, rows));  // create_pets, after BEGIN
       }
     }
     after(batch.size());

@@ -18,8 +18,9 @@ struct PendingCreate {
   std::chrono::steady_clock::time_point queued_at;
 };
 
-// create_batch_work: one transaction for `batch`: BEGIN, one create_pet call per create, a
-// bounded prune of expired idempotency records, COMMIT. Each `done` runs only after the COMMIT
+// create_batch_work: one transaction for `batch`: BEGIN, one petstore.create_pets call for the
+// whole batch (its idempotency records and a bounded prune of expired ones first, then the
+// counter row's lock, the ids and the pets), COMMIT. Each `done` runs only after the COMMIT
 // succeeded (or with the error that stopped the transaction), then `after` runs.
 [[nodiscard]] Work create_batch_work(std::vector<PendingCreate> batch,
                                      std::function<void(std::size_t creates)> after);

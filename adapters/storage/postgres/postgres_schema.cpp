@@ -9,6 +9,7 @@
 #include <system_error>
 #include <utility>
 
+#include "adapters/storage/postgres/postgres_create_pets.hpp"
 #include "adapters/storage/postgres/postgres_session.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -132,7 +133,8 @@ $fn$;
 )sql";
 
 // migrations[v]: from version v to v + 1.
-constexpr std::array<const char*, schema_version> migrations{version_1, version_2};
+constexpr std::array<const char*, schema_version> migrations{version_1, version_2,
+                                                             create_pets_migration};
 
 }  // namespace
 
