@@ -83,6 +83,23 @@ std::string read_file(const fs::path& file) {
 }  // namespace
 
 PostgresServer::PostgresServer() {
+  make_dir();
+  run_tool({(postgres_bin / "initdb").string(), "-D", data_dir().string(), "-U", "petstore",
+            "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"},
+           "initdb");
+  start();
+}
+
+PostgresServer::PostgresServer(StandbyOf standby) {
+  make_dir();
+  // initdb's pg_hba.conf trusts local replication connections, and petstore is the superuser.
+  run_tool({(postgres_bin / "pg_basebackup").string(), "-R", "-D", data_dir().string(), "-h",
+            standby.primary.socket_dir().string(), "-U", "petstore", "--no-sync"},
+           "pg_basebackup");
+  start();
+}
+
+void PostgresServer::make_dir() {
   std::string pattern = (fs::temp_directory_path() / "petstore-pg-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) {
     throw std::runtime_error("mkdtemp failed");
@@ -91,18 +108,18 @@ PostgresServer::PostgresServer() {
   if (geteuid() == 0 && chown(dir_.c_str(), nobody, nogroup) != 0) {
     throw std::runtime_error("cannot hand " + dir_.string() + " to nobody");
   }
-  const pid_t initdb = spawn({(postgres_bin / "initdb").string(), "-D", data_dir().string(), "-U",
-                              "petstore", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"},
-                             log_file());
-  const int status = wait_for(initdb, 120s);
+}
+
+void PostgresServer::run_tool(const std::vector<std::string>& args, const std::string& what) {
+  const pid_t tool = spawn(args, log_file());
+  const int status = wait_for(tool, 120s);
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     if (status == -1) {
-      kill(initdb, SIGKILL);
-      waitpid(initdb, nullptr, 0);
+      kill(tool, SIGKILL);
+      waitpid(tool, nullptr, 0);
     }
-    throw std::runtime_error("initdb failed:\n" + log());
+    throw std::runtime_error(what + " failed:\n" + log());
   }
-  start();
 }
 
 PostgresServer::~PostgresServer() {
@@ -128,6 +145,18 @@ void PostgresServer::stop() {
     return;
   }
   kill(pid_, SIGINT);  // fast shutdown
+  if (wait_for(pid_, 60s) == -1) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  pid_ = -1;
+}
+
+void PostgresServer::lose() {
+  if (pid_ <= 0) {
+    return;
+  }
+  kill(pid_, SIGQUIT);  // immediate shutdown: no checkpoint, nothing handed to a standby
   if (wait_for(pid_, 60s) == -1) {
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);

@@ -6,8 +6,10 @@
 // thread that started it should the test process die first, so no server outlives its test.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace petstore::tests {
 
@@ -19,6 +21,13 @@ class PostgresServer {
   PostgresServer& operator=(const PostgresServer&) = delete;
   ~PostgresServer();
 
+  // A streaming standby of `primary` (pg_basebackup -R from its socket), on a socket directory of
+  // its own: a hot standby, answering reads and refusing writes until promoted.
+  struct StandbyOf {
+    const PostgresServer& primary;
+  };
+  explicit PostgresServer(StandbyOf standby);
+
   // url: a libpq URI of `database` on this server (user petstore, no password needed).
   [[nodiscard]] std::string url(const std::string& database) const;
   // create_database: a new empty UTF-8 database with a name no other call returned.
@@ -28,6 +37,15 @@ class PostgresServer {
   void stop();
   void start();
   [[nodiscard]] bool running() const { return pid_ > 0; }
+  // lose: an immediate stop (SIGQUIT), as a crash would do: no checkpoint, no clean handover.
+  void lose();
+
+  // make_synchronous: on a primary, synchronous_standby_names = '*', waited for until a standby
+  // shows `sync` in pg_stat_replication (at most 60 s). Set after the standby's base backup, so
+  // that a promoted standby does not wait for a standby of its own.
+  void make_synchronous();
+  // promote: on a standby, pg_promote(), waited for until it accepts writes (at most 60 s).
+  void promote();
 
   // socket_dir: the directory of the server's Unix socket (libpq's `host`).
   [[nodiscard]] const std::filesystem::path& socket_dir() const { return dir_; }
@@ -39,6 +57,10 @@ class PostgresServer {
   [[nodiscard]] std::filesystem::path data_dir() const { return dir_ / "data"; }
   [[nodiscard]] std::filesystem::path log_file() const { return dir_ / "postgres.log"; }
   void wait_until_accepting();
+  void make_dir();
+  void run_tool(const std::vector<std::string>& args, const std::string& what);
+  // query: the first value of `sql` on database postgres, or nullopt when it failed.
+  [[nodiscard]] std::optional<std::string> query(const std::string& sql) const;
 
   std::filesystem::path dir_;
   pid_t pid_ = -1;
