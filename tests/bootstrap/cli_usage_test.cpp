@@ -81,12 +81,11 @@ TEST_F(CliUsageTest, UnknownServeFlagIsNamed) {
 // One clock (issue 30): --database-timeout is --storage-timeout's alias; two values disagree.
 TEST_F(CliUsageTest, TheTimeoutAndItsAliasMustAgree) {
   ASSERT_FALSE(keys_.empty());
-  expect_usage_error(
-      run_petstore(serve_args(dir_.path() / "keys",
-                              {"--storage-timeout", "5", "--database-timeout", "9"})),
-      "alias");
-  ServedPetstore agreeing(petstore(serve_args(
-      dir_.path() / "keys", {"--storage-timeout", "5", "--database-timeout", "5s"})));
+  expect_usage_error(run_petstore(serve_args(dir_.path() / "keys", {"--storage-timeout", "5",
+                                                                    "--database-timeout", "9"})),
+                     "alias");
+  ServedPetstore agreeing(petstore(
+      serve_args(dir_.path() / "keys", {"--storage-timeout", "5", "--database-timeout", "5s"})));
   EXPECT_NE(agreeing.port(), 0) << agreeing.child().captured_stderr();
 }
 

@@ -102,7 +102,8 @@ TEST(PostgresCreateBatch, NamesAndKeysWithTheArrayLiteralsCharactersComeBackUnch
   CommitGate gate;
   const auto repository = open_repository(server.url(server.create_database()), &gate);
   const std::vector<std::string> names{
-      "a\"b", "back\\slash", "{braces},commas", "NULL", " spaced ", "\"", "\\", "\xC3\xBC \xF0\x9F\x90\xBE"};
+      "a\"b", "back\\slash", "{braces},commas",          "NULL", " spaced ",
+      "\"",   "\\",          "\xC3\xBC \xF0\x9F\x90\xBE"};
   std::vector<ports::CreatePetCommand> commands;
   for (const auto& name : names) {
     commands.push_back(command(name, name, "\"scope\\" + name));
@@ -140,8 +141,9 @@ TEST(PostgresCreateBatch, AVersionTwoDatabaseIsMigratedAndItsKeysStillReplay) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(test_now.time_since_epoch()).count());
   run_sql(url,
           "DROP FUNCTION petstore.create_pets; UPDATE petstore.schema_version SET version = 2; "
-          "SELECT petstore.create_pet('Old', 1, 'available', 'scope', 'old', " + stamp +
-              ", 0); SELECT petstore.create_pet('Older', 2, 'sold', NULL, NULL, " + stamp + ", 0)");
+          "SELECT petstore.create_pet('Old', 1, 'available', 'scope', 'old', " +
+              stamp + ", 0); SELECT petstore.create_pet('Older', 2, 'sold', NULL, NULL, " + stamp +
+              ", 0)");
   const auto repository = open_repository(url);
   const auto replay = create_now(*repository, command("Old", "old"));
   ASSERT_TRUE(replay) << replay.error().message;

@@ -124,8 +124,9 @@ TEST(PostgresTwoPools, OneKeyThroughBothAtOnceStoresOnePet) {
     for (int p = 0; p < 2; ++p) {
       senders.emplace_back([&, p] {
         start.arrive_and_wait();
-        outcomes.at(static_cast<std::size_t>(p)).emplace(create_now(
-            *db.pools.at(static_cast<std::size_t>(p)), {new_pet("Once"), key, test_now, std::chrono::hours(24)}));
+        outcomes.at(static_cast<std::size_t>(p))
+            .emplace(create_now(*db.pools.at(static_cast<std::size_t>(p)),
+                                {new_pet("Once"), key, test_now, std::chrono::hours(24)}));
       });
     }
     for (auto& sender : senders) {
