@@ -87,7 +87,10 @@ std::string client_address(std::string_view peer, std::string_view forwarded_for
     if (entry.empty()) {
       continue;  // "a, , b": an empty list element (RFC 9110 section 5.6.1)
     }
-    const auto address = parse_ip_address(entry);
+    // A zone ("fe80::1%eth0", RFC 4007 section 11) names an interface of the host that wrote it,
+    // so to any other host an entry with one is no address, whatever the rest says.
+    const auto address =
+        entry.find('%') == std::string_view::npos ? parse_ip_address(entry) : std::nullopt;
     if (!address) {
       break;
     }

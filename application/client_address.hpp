@@ -36,8 +36,9 @@ class TrustedProxies {
 // rightmost address of `forwarded_for` (the X-Forwarded-For field values, joined by commas in
 // the order received) that is not itself a trusted proxy. When every listed address is trusted,
 // or none is listed, the leftmost trusted hop is the client as far as anyone can tell. An entry
-// that is no IP address ends the walk there: the trusted hop to its right is the client, since
-// nothing it says to its left can be believed.
+// that is no IP address (an address with a zone, "fe80::1%eth0", is none across hosts) ends the
+// walk there: the trusted hop to its right is the client, since nothing it says to its left can
+// be believed.
 [[nodiscard]] std::string client_address(std::string_view peer, std::string_view forwarded_for,
                                          const TrustedProxies& proxies);
 

@@ -38,7 +38,7 @@ std::optional<std::uint16_t> parse_hex_group(std::string_view text) noexcept {
   return static_cast<std::uint16_t>(value);
 }
 
-// append_ipv4: a dotted quad ("192.0.2.7") as two groups.
+// append_ipv4: a dotted quad ("192.0.2.7") as two groups; refuses any other spelling.
 bool append_ipv4(std::string_view text, GroupList& out) noexcept {
   std::array<unsigned, 4> octets{};
   for (std::size_t i = 0; i < octets.size(); ++i) {
@@ -48,7 +48,10 @@ bool append_ipv4(std::string_view text, GroupList& out) noexcept {
       return false;
     }
     const std::string_view part = text.substr(0, dot);
-    if (part.empty() || part.size() > 3) {
+    // RFC 3986's dec-octet, as inet_pton reads it: no leading zero, so that one address has one
+    // spelling ("005.005.005.005" would count apart from "5.5.5.5", and inet_aton reads "010" as
+    // 8).
+    if (part.empty() || part.size() > 3 || (part.size() > 1 && part.front() == '0')) {
       return false;
     }
     for (const char c : part) {

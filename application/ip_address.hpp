@@ -1,7 +1,9 @@
 #pragma once
 // IpAddress: an IPv4 or IPv6 address as its 128 bits, parsed from text. The core sees no socket
-// library, so the spellings are parsed here: dotted quads, and IPv6 as RFC 4291 section 2.2
-// writes it (with "::", an embedded dotted quad, and a zone such as "%eth0", which is ignored).
+// library, so the spellings are parsed here: dotted quads without leading zeros (RFC 3986's
+// dec-octet, as inet_pton reads them), and IPv6 as RFC 4291 section 2.2 writes it (with "::", an
+// embedded dotted quad, and a zone such as "%eth0", which is ignored: a socket reports a
+// link-local peer with its zone; client_address refuses a zone where a host names another).
 // An IPv4 address is held as the IPv4-mapped IPv6 address ::ffff:a.b.c.d (RFC 4291 section
 // 2.5.5.2), so that it and its mapped spelling (what a dual-stack socket reports) are one.
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,6 +69,14 @@ std::string store_name(const Store& store) {
   }
   auto described = adapters::storage::postgres::describe_database_url(store.database_url);
   return described ? "postgres " + *described : "the database";
+}
+
+// next_id_note: what the store's next create gets. Past the largest id (2^63 - 1, which an import
+// may store) there is none, and every backend reports 2^63: saying so is the truth.
+std::string next_id_note(std::uint64_t next_id) {
+  constexpr auto largest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return next_id <= largest ? "the next id is " + std::to_string(next_id)
+                            : "no id is left for creates";
 }
 
 // pet_archive: the store a data tool exports from or imports into: LMDB, or PostgreSQL with
@@ -228,7 +237,7 @@ int run_import(const ImportOptions& options) {
     return 1;
   }
   std::cerr << "petstore: imported " << plural(imported->pets, "pet", "pets") << " into "
-            << store_name(store) << "; the next id is " << imported->next_id << '\n';
+            << store_name(store) << "; " << next_id_note(imported->next_id) << '\n';
   return 0;
 }
 

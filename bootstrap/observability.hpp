@@ -2,6 +2,7 @@
 // ServiceObserver: what the HTTP server reports about connections and requests, turned into
 // metrics and request log lines. The one place that joins the logging and metrics adapters.
 
+#include <string>
 #include <string_view>
 
 #include "adapters/http/http_observer.hpp"
@@ -39,6 +40,17 @@ class ServiceObserver final : public adapters::http::HttpObserver {
                                        record.client_address, record.principal, record.status,
                                        record.duration, record.bytes},
         probe ? adapters::logging::LogLevel::debug : adapters::logging::LogLevel::info);
+  }
+  // HttpObserver
+  void accept_failing(std::string_view reason) override {
+    // Once per episode: the server retries every 50 ms, and a line per retry would flood.
+    const std::string message = "cannot accept connections (" + std::string(reason) +
+                                "); retrying every 50 ms until it works again";
+    logger_.error("accept_failing", {{"message", message}});
+  }
+  // HttpObserver
+  void accept_resumed() override {
+    logger_.info("accept_resumed", {{"message", "accepting connections again"}});
   }
 
  private:

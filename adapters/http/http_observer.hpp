@@ -41,6 +41,11 @@ class HttpObserver {
   // (or the connection failed while answering it).
   virtual void request_started() = 0;
   virtual void request_finished(const ExchangeRecord& record) = 0;
+  // accept_failing: accepting connections has begun to fail, for `reason` ("Too many open
+  // files", most likely); the server retries every 50 ms and says so once per episode, not per
+  // retry. accept_resumed follows when a connection is accepted again.
+  virtual void accept_failing(std::string_view reason) = 0;
+  virtual void accept_resumed() = 0;
 };
 
 }  // namespace petstore::adapters::http

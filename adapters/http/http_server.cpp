@@ -185,6 +185,7 @@ class BeastHttpServer final : public HttpServer {
   }
 
   asio::awaitable<void> accept_loop() {
+    bool failing = false;  // within an episode of failed accepts, told to the observer once
     for (;;) {
       auto [error, socket] = co_await acceptor_.async_accept(connection_executor(),
                                                              asio::as_tuple(asio::use_awaitable));
@@ -192,11 +193,19 @@ class BeastHttpServer final : public HttpServer {
         co_return;
       }
       if (error) {
+        if (!failing && options_.observer != nullptr) {
+          options_.observer->accept_failing(error.message());
+        }
+        failing = true;
         // Out of file descriptors, most likely: let some connections close before trying again.
         asio::steady_timer pause(accept_strand_, std::chrono::milliseconds(50));
         co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
         continue;
       }
+      if (failing && options_.observer != nullptr) {
+        options_.observer->accept_resumed();
+      }
+      failing = false;
       if (tls_) {
         auto tls_context = tls_->current();
         auto& context = *tls_context;

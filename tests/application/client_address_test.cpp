@@ -33,7 +33,7 @@ TEST(TrustedProxies, RangesHoldTheAddressesOfTheirPrefix) {
 TEST(TrustedProxies, WhatIsNoRangeIsRefusedByName) {
   for (const std::string_view bad :
        {"10.0.0.0/33", "2001:db8::/129", "10.0.0.0/", "10.0.0/8", "proxy.internal", "10.0.0.0/8x",
-        "10.0.0.0/-1", "fe80::1%eth0/64"}) {
+        "10.0.0.0/-1", "fe80::1%eth0/64", "010.0.0.0/8", "::ffff:010.0.0.0/104"}) {
     const auto parsed = TrustedProxies::parse(bad);
     ASSERT_FALSE(parsed) << bad;
     EXPECT_EQ(parsed.error().code, domain::ErrorCode::invalid_argument);
@@ -67,6 +67,35 @@ TEST(ClientAddress, WhenNothingBelievableIsListedTheNearestTrustedHopIsTheClient
   // An entry that is no address ends the walk: what lies to its left cannot be believed.
   EXPECT_EQ(client_address("10.0.0.1", "203.0.113.9, unknown", proxies), "10.0.0.1");
   EXPECT_EQ(client_address("10.0.0.1", "203.0.113.9, bad\nline, 10.0.0.2", proxies), "10.0.0.2");
+}
+
+TEST(ClientAddress, AnEntryWithAZoneIsNoAddressAndEndsTheWalk) {
+  // A zone names an interface of the host that wrote it; to this one it means nothing, and its
+  // text is anything at all.
+  const TrustedProxies proxies = trusted("10.0.0.0/8");
+  EXPECT_EQ(client_address("10.0.0.1", "fe80::1%eth0", proxies), "10.0.0.1");
+  EXPECT_EQ(client_address("10.0.0.1", "fe80::1%anything here", proxies), "10.0.0.1");
+  EXPECT_EQ(client_address("10.0.0.1", "[fe80::1%25eth0]:443", proxies), "10.0.0.1");
+  EXPECT_EQ(client_address("10.0.0.1", "203.0.113.9, 2001:db8::7%1, 10.0.0.2", proxies),
+            "10.0.0.2");
+  EXPECT_EQ(client_address("10.0.0.1", "fe80::1", proxies), "fe80::1");
+}
+
+TEST(ClientAddress, ADottedQuadHasOneSpellingSoLeadingZerosAreNoAddress) {
+  // The throttle counts by the client address: "005.005.005.005" must not count apart from
+  // "5.5.5.5". RFC 3986's dec-octet and inet_pton allow no leading zero.
+  const TrustedProxies proxies = trusted("10.0.0.0/8");
+  EXPECT_EQ(client_address("10.0.0.1", "5.5.5.5", proxies), "5.5.5.5");
+  for (const std::string_view spelled :
+       {"005.005.005.005", "05.5.5.5", "5.5.5.00", "::ffff:005.5.5.5", "[::ffff:5.05.5.5]:80"}) {
+    EXPECT_EQ(client_address("10.0.0.1", spelled, proxies), "10.0.0.1") << spelled;
+    EXPECT_EQ(client_address("10.0.0.1", "10.0.0.2, " + std::string(spelled), proxies), "10.0.0.1")
+        << spelled;
+  }
+  for (const std::string_view canonical :
+       {"0.0.0.0", "10.0.0.0", "100.200.0.250", "::ffff:5.5.5.5"}) {
+    EXPECT_TRUE(parse_ip_address(canonical)) << canonical;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sys/stat.h>
 
 #include <gtest/gtest.h>
@@ -100,6 +101,25 @@ TEST(DataCommands, ImportReadsAFileOrStandardInputIntoANewStore) {
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_EQ(exported(options_for(from_stdin)), pets);
   EXPECT_EQ(piped.err.find('\r'), std::string::npos) << "no progress bar off a terminal";
+}
+
+TEST(DataCommands, ImportOfTheLargestIdSaysNoIdIsLeftRatherThanAnIdPastIt) {
+  // Every backend reports 2^63 as the next id once 2^63 - 1 is stored; it is no id at all.
+  const TempDir temp;
+  constexpr std::int64_t largest = std::numeric_limits<std::int64_t>::max();
+  const fs::path last = temp.path() / "last.jsonl";
+  write_file(last, jsonl({pet(1, "first", 1), pet(largest, "last", 1)}));
+  const auto full = run_petstore({"import", "--data-dir", temp.path() / "a", "--in", last});
+  EXPECT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_EQ(full.err, "petstore: imported 2 pets into " + (temp.path() / "a").string() +
+                          "; no id is left for creates\n");
+
+  const fs::path one_short = temp.path() / "one_short.jsonl";
+  write_file(one_short, jsonl({pet(largest - 1, "one short", 1)}));
+  const auto room = run_petstore({"import", "--data-dir", temp.path() / "b", "--in", one_short});
+  EXPECT_EQ(room.exit_code, 0) << room.err;
+  EXPECT_EQ(room.err, "petstore: imported 1 pet into " + (temp.path() / "b").string() +
+                          "; the next id is 9223372036854775807\n");
 }
 
 TEST(DataCommands, ImportReportsBadLinesByNumberAndImportsNothing) {

@@ -1,6 +1,7 @@
 // Failed authentications throttled per client address over real sockets: with a limit of five a
 // minute, the sixth bad key gets 429 with Retry-After, while a good key from the same address and
-// a bad key from another loopback address are unaffected.
+// a bad key from another loopback address are unaffected; behind a trusted proxy the forwarded
+// client counts, and respelling its address buys no fresh budget.
 
 #include <gtest/gtest.h>
 
@@ -69,6 +70,20 @@ TEST(AuthThrottleOverSockets, BehindATrustedProxyEachForwardedClientHasItsOwnBud
   EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "198.51.100.1, 203.0.113.9").status, 429U);
   EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "203.0.113.10").status, 401U)
       << "another client behind the same proxy has its own budget";
+}
+
+// Issue 28: "005.005.005.005" is no address (a dotted quad has one spelling), so the walk stops at
+// the proxy; before, each spelling of 5.5.5.5 was a client of its own with a fresh budget.
+TEST(AuthThrottleOverSockets, RespellingAForwardedAddressBuysNoFreshBudget) {
+  ServerSetup setup;
+  setup.settings.auth_failures_per_minute = 2;
+  setup.settings.trusted_proxies = *application::TrustedProxies::parse("127.0.0.1/32");
+  ServerUnderTest server(setup);
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "005.005.005.005").status, 401U);
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "05.5.5.5").status, 401U);
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "5.005.5.5").status, 429U);
+  EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "5.5.5.5").status, 401U)
+      << "the canonical spelling is a client of its own";
 }
 
 TEST(AuthThrottleOverSockets, FromAnUntrustedPeerXForwardedForIsIgnored) {
