@@ -105,6 +105,7 @@ TEST(PostgresCreateBatch, NamesAndKeysWithTheArrayLiteralsCharactersComeBackUnch
       "a\"b", "back\\slash", "{braces},commas",          "NULL", " spaced ",
       "\"",   "\\",          "\xC3\xBC \xF0\x9F\x90\xBE"};
   std::vector<ports::CreatePetCommand> commands;
+  commands.reserve(names.size());
   for (const auto& name : names) {
     commands.push_back(command(name, name, "\"scope\\" + name));
   }

@@ -48,15 +48,16 @@ std::vector<std::int64_t> ids_walked(const ports::PetRepository& repository) {
 
 TEST(PostgresTwoPools, ConcurrentCreatesAppearToAWalkInIdOrder) {
   TwoPools db;
-  constexpr int writers_per_pool = 3;
+  constexpr std::size_t writers_per_pool = 3;
   constexpr int creates_each = 60;
   std::atomic<bool> writing{true};
   std::atomic<int> failures{0};
   std::vector<std::thread> writers;
+  writers.reserve(2 * writers_per_pool);
   std::vector<std::vector<std::int64_t>> acknowledged(2 * writers_per_pool);
-  for (int w = 0; w < 2 * writers_per_pool; ++w) {
+  for (std::size_t w = 0; w < 2 * writers_per_pool; ++w) {
     writers.emplace_back([&, w] {
-      auto& pool = *db.pools.at(static_cast<std::size_t>(w % 2));
+      auto& pool = *db.pools.at(w % 2);
       for (int i = 0; i < creates_each; ++i) {
         std::optional<ports::IdempotencyKey> key;
         if (i % 3 == 0) {  // some batches claim records before they take the counter row
@@ -67,7 +68,7 @@ TEST(PostgresTwoPools, ConcurrentCreatesAppearToAWalkInIdOrder) {
           ++failures;
           continue;
         }
-        acknowledged[static_cast<std::size_t>(w)].push_back(created->id.value);
+        acknowledged[w].push_back(created->id.value);
       }
     });
   }
@@ -121,6 +122,7 @@ TEST(PostgresTwoPools, OneKeyThroughBothAtOnceStoresOnePet) {
     std::array<std::optional<domain::Result<ports::CreateOutcome>>, 2> outcomes;
     std::barrier start(2);
     std::vector<std::thread> senders;
+    senders.reserve(2);
     for (int p = 0; p < 2; ++p) {
       senders.emplace_back([&, p] {
         start.arrive_and_wait();
