@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <libpq-fe.h>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,8 @@
 #include "bootstrap/cli_fixture.hpp"
 #include "support/postgres_server.hpp"
 
+#include "serve_support.hpp"
+
 namespace petstore::tests {
 namespace {
 
@@ -21,24 +22,12 @@ using namespace std::chrono_literals;
 
 constexpr const char* secret = "Hunter2Secret";
 
-void run_sql(const std::string& url, const std::string& sql) {
-  PGconn* conn = PQconnectdb(url.c_str());
-  PGresult* result = PQexec(conn, sql.c_str());
-  EXPECT_EQ(PQresultStatus(result), PGRES_COMMAND_OK) << PQerrorMessage(conn);
-  PQclear(result);
-  PQfinish(conn);
-}
-
-std::vector<std::string> postgres_flags(const std::string& url) {
-  return {"--storage", "postgres", "--database-url", url};
-}
-
 TEST(PostgresServe, ASchemaNewerThanTheBinaryKnowsExitsOneWithOneLine) {
   auto& server = shared_postgres_server();
   const std::string url = server.url(server.create_database());
-  run_sql(url,
-          "CREATE SCHEMA petstore; CREATE TABLE petstore.schema_version (version integer NOT "
-          "NULL); INSERT INTO petstore.schema_version VALUES (99)");
+  SqlSession(url).run(
+      "CREATE SCHEMA petstore; CREATE TABLE petstore.schema_version (version integer NOT "
+      "NULL); INSERT INTO petstore.schema_version VALUES (99)");
   const TempDir dir;
   (void)make_key(dir.path() / "keys");
   const auto serve = run_petstore(serve_args(dir.path() / "keys", postgres_flags(url)));
