@@ -12,7 +12,7 @@ namespace petstore::adapters::http {
 // unavailable_retry_after_seconds: the Retry-After of every 503 (contract section 11). One second:
 // what makes a 503 (a drain, a failover, a pool with no live connection, storage too slow) either
 // clears within seconds or lasts until a balancer has moved the client elsewhere, and a client
-// that waits longer only adds its wait to the outage (docs/decisions.md).
+// that waits longer only adds its wait to the outage (docs/decisions/retry-after-on-503.md).
 inline constexpr int unavailable_retry_after_seconds = 1;
 
 // error_response: a response with status `status` whose body is the Error object. Every 503 of

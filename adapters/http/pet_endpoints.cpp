@@ -14,7 +14,8 @@ namespace petstore::adapters::http {
 namespace {
 
 // RFC 9745 Deprecation: getPet has been deprecated since interface 1.0.0 was published,
-// 2026-01-01T00:00:00Z (docs/decisions.md). RFC 8594 Sunset: the removal date of the spec.
+// 2026-01-01T00:00:00Z (docs/decisions/get-pet-deprecation.md). RFC 8594 Sunset: the removal
+// date of the spec.
 constexpr std::string_view deprecation_value = "@1767225600";
 constexpr std::string_view sunset_value = "Thu, 05 Dec 2030 00:00:00 GMT";
 constexpr std::string_view successor_link = R"(</v1/pets>; rel="successor-version")";

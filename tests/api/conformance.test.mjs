@@ -317,7 +317,8 @@ describe('405 method_not_allowed with Allow', () => {
 });
 
 describe('outside the operations', () => {
-  // docs/decisions.md: "/v1/pets/ (trailing slash) ... are 404 not_found after authentication".
+  // docs/decisions/paths-by-decoded-segments.md: "/v1/pets/ (trailing slash) ... are 404 not_found
+  // after authentication".
   test('/v1/pets/ with a key is 404 not_found', async () => {
     const response = await send(server.origin, { path: '/v1/pets/', headers: auth() });
     assert.equal(response.status, 404, response.text);

@@ -113,7 +113,8 @@ describe('GET /metrics', () => {
       0.1, 0.25, 0.5, 1, 2.5, 5, 10, Infinity]);
   });
 
-  // What `promtool check metrics` lints, checked here without it (docs/decisions.md says why).
+  // What `promtool check metrics` lints, checked here without it
+  // (docs/decisions/metrics-checked-without-promtool.md says why).
   test('passes promtool\'s lint rules: HELP and TYPE once, _total on counters only, base units', async () => {
     const { text } = await scrape(server);
     const problems = [];

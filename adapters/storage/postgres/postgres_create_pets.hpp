@@ -7,7 +7,7 @@ namespace petstore::adapters::storage::postgres {
 
 // create_pets_migration, from schema version 2 to 3. A batch holds the counter row only for its
 // ids, its pets' insert and its COMMIT, not for its idempotency records and prune
-// (docs/decisions.md, "The counter row is locked last"). Version 2's create_pet stays, for
+// (docs/decisions/postgres-counter-row-locked-last.md). Version 2's create_pet stays, for
 // instances of the previous binary still running during an upgrade.
 inline constexpr const char* create_pets_migration = R"sql(
 CREATE FUNCTION petstore.create_pets(p_names text[], p_category_ids bigint[], p_statuses text[],

@@ -4,8 +4,8 @@
 // so no caller's thread ever waits for the database; every completion runs on an adapter thread.
 // Creates are group-committed with synchronous commit on; ids come from a counter row updated
 // inside the create transaction, so they increase in commit order across every instance
-// (docs/decisions.md). The schema lives in the `petstore` schema, versioned and migrated
-// forward under an advisory lock.
+// (docs/decisions/postgres-id-counter-row.md). The schema lives in the `petstore` schema,
+// versioned and migrated forward under an advisory lock.
 
 #include <chrono>
 #include <cstddef>

@@ -20,7 +20,7 @@ using domain::ErrorCode;
 // version_1: pets with a (status, id) index for filtered pages; the counter row that assigns
 // ids and keeps the count; idempotency records by (scope, key), with the time they were made for
 // retention; and create_pet, which runs one create server-side so that a batch of creates is
-// one round trip (docs/decisions.md says why the counter row and not a sequence).
+// one round trip (docs/decisions/postgres-id-counter-row.md: why a counter row, not a sequence).
 constexpr const char* version_1 = R"sql(
 CREATE TABLE petstore.pets (
   id bigint PRIMARY KEY,

@@ -402,7 +402,7 @@ class Load {
 // expect_none_lost_or_invented: through instance `i`, every pet the load acknowledged is served
 // and walked, and any other pet a walk lists is a create the load got no 201 for, stored once.
 // Such a create is allowed: one whose COMMIT was in flight when the database or an instance went
-// away may have committed (docs/decisions.md, "Down and back").
+// away may have committed (docs/decisions/postgres-down-and-back.md).
 void expect_none_lost_or_invented(const Instances& instances, std::size_t i, Load& load) {
   const auto acknowledged = load.acknowledged();
   expect_all_readable(instances, i, acknowledged, false);
