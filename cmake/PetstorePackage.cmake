@@ -62,8 +62,9 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "store's catalogue of pets, served as an H
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
   "Petstore lists pets (page size, status filter, cursor), adds a pet and reads\n"
   "one by id, behind bearer API keys, as an HTTP/1.1 JSON API described by an\n"
-  "OpenAPI 3.1 document. Pets are kept in LMDB, where every 201 means the pet is\n"
-  "on disk.\n"
+  "OpenAPI 3.1 document. Pets are kept in LMDB (the default) or in PostgreSQL,\n"
+  "shared by many instances; either way every 201 means the pet is stored\n"
+  "durably.\n"
   "\n"
   "The package runs it as the systemd service petstore.service under the system\n"
   "user petstore: settings in /etc/petstore/petstore.conf, API keys in\n"
