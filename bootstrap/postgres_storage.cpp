@@ -1,76 +1,11 @@
 #include "bootstrap/postgres_storage.hpp"
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
+#include <memory>
 #include <string>
-#include <thread>
 #include <utility>
 
 namespace petstore::bootstrap {
-namespace {
-
-// How often petstore_pets_stored is read again from the counter row, so that each instance's
-// gauge follows the creates of every other (one row read: no scan).
-constexpr std::chrono::seconds pets_stored_refresh{15};
-
-// CountRefreshingRepository: the PostgreSQL repository, plus a thread that sets the
-// petstore_pets_stored gauge from the database's count every pets_stored_refresh. Other
-// instances create too, so this process's own creates alone would let the gauge drift.
-class CountRefreshingRepository final : public ports::PetRepository {
- public:
-  CountRefreshingRepository(std::unique_ptr<ports::PetRepository> inner,
-                            adapters::metrics::Metrics& metrics)
-      : inner_(std::move(inner)), metrics_(metrics), thread_([this] { refresh(); }) {}
-
-  CountRefreshingRepository(const CountRefreshingRepository&) = delete;
-  CountRefreshingRepository& operator=(const CountRefreshingRepository&) = delete;
-
-  // Stops the thread before the repository goes (a count in flight only touches the metrics,
-  // which outlive this).
-  ~CountRefreshingRepository() override {
-    {
-      const std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-  }
-
-  // PetRepository
-  void create(ports::CreatePetCommand command, CreateDone done) override {
-    inner_->create(std::move(command), std::move(done));
-  }
-  // PetRepository
-  void get(domain::PetId id, GetDone done) const override { inner_->get(id, std::move(done)); }
-  // PetRepository
-  void list(ports::PetQuery query, ListDone done) const override {
-    inner_->list(query, std::move(done));
-  }
-  // PetRepository
-  void count(CountDone done) const override { inner_->count(std::move(done)); }
-
- private:
-  void refresh() {
-    std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, pets_stored_refresh, [this] { return stopping_; })) {
-      inner_->count([&metrics = metrics_](domain::Result<std::int64_t> count) {
-        if (count) {
-          metrics.set_pets_stored(*count);
-        }
-      });
-    }
-  }
-
-  std::unique_ptr<ports::PetRepository> inner_;
-  adapters::metrics::Metrics& metrics_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;  // last: started once the rest is ready
-};
-
-}  // namespace
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
     adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
@@ -110,13 +45,7 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
   events.schema_refused = [&logger, database](std::string_view reason) {
     logger.error("database_schema_refused", {{"database", *database}, {"message", reason}});
   };
-  auto repository =
-      adapters::storage::postgres::make_postgres_pet_repository(options, std::move(stop));
-  if (!repository) {
-    return repository.error();
-  }
-  return std::unique_ptr<ports::PetRepository>(
-      std::make_unique<CountRefreshingRepository>(std::move(*repository), metrics));
+  return adapters::storage::postgres::make_postgres_pet_repository(options, std::move(stop));
 }
 
 }  // namespace petstore::bootstrap

@@ -1,9 +1,7 @@
 #pragma once
 // open_postgres_storage: the PostgreSQL repository of `petstore serve`, its events joined to the
 // logs (one line per failed attempt, lost connection and recovery), the metrics, and the
-// readiness that /readyz reports (false while no database connection works). The
-// petstore_pets_stored gauge is read again from the database every 15 s, so that it counts the
-// creates of every instance on the database, not only this one's.
+// readiness that /readyz reports (false while no database connection works).
 
 #include <atomic>
 #include <memory>

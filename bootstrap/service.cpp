@@ -1,6 +1,5 @@
 #include "bootstrap/service.hpp"
 
-#include <functional>
 #include <utility>
 
 #include "adapters/logging/logging_pet_repository.hpp"
@@ -10,13 +9,9 @@ namespace petstore::bootstrap {
 namespace {
 
 ServiceParts with_fault_log(ServiceParts parts, const ServiceSettings& settings) {
-  if (settings.logger != nullptr || settings.metrics != nullptr) {
-    std::function<void()> pet_stored;
-    if (auto* metrics = settings.metrics) {
-      pet_stored = [metrics] { metrics->pet_stored(); };
-    }
-    parts.pets = adapters::logging::make_logging_pet_repository(
-        std::move(parts.pets), settings.logger, std::move(pet_stored));
+  if (settings.logger != nullptr) {
+    parts.pets =
+        adapters::logging::make_logging_pet_repository(std::move(parts.pets), *settings.logger);
   }
   return parts;
 }
@@ -25,6 +20,10 @@ ServiceParts with_fault_log(ServiceParts parts, const ServiceSettings& settings)
 
 Service::Service(ServiceParts parts, const ServiceSettings& settings)
     : parts_(with_fault_log(std::move(parts), settings)),
+      pets_stored_(settings.metrics == nullptr
+                       ? nullptr
+                       : std::make_unique<adapters::metrics::PetsStoredSampler>(*parts_.pets,
+                                                                                *settings.metrics)),
       auth_throttle_(*parts_.clock, settings.auth_failures_per_minute),
       use_cases_{application::Authenticate(*parts_.keys, auth_throttle_),
                  application::ListPets(*parts_.pets),
@@ -45,14 +44,11 @@ adapters::http::RouterOptions Service::router_options(const ServiceSettings& set
                                         {},
                                         settings.trusted_proxies};
   if (auto* metrics = settings.metrics) {
-    options.metrics = [metrics] { return metrics->exposition(); };
-    // Counted once here; the create path keeps the gauge from then on
-    // (make_logging_pet_repository), so that a scrape never reaches storage.
-    parts_.pets->count([metrics](domain::Result<std::int64_t> count) {
-      if (count) {
-        metrics->set_pets_stored(*count);
-      }
-    });
+    // Each scrape starts a count and shows the latest answer, never waiting for storage.
+    options.metrics = [this, metrics] {
+      pets_stored_->sample();
+      return metrics->exposition();
+    };
   }
   return options;
 }

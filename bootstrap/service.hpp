@@ -10,6 +10,7 @@
 #include "adapters/http/router.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
+#include "adapters/metrics/pets_stored_sampler.hpp"
 #include "application/use_cases.hpp"
 #include "ports/clock.hpp"
 #include "ports/key_verifier.hpp"
@@ -25,7 +26,8 @@ struct ServiceParts {
 
 struct ServiceSettings {
   double auth_failures_per_minute = 60;  // per client address, then 429
-  // Served at GET /metrics when set (and counted: pets stored); must outlive the service.
+  // Served at GET /metrics when set, with the stored-pets gauge sampled from storage's count;
+  // must outlive the service.
   adapters::metrics::Metrics* metrics = nullptr;
   // Storage faults (unavailable, internal) are logged here when set; must outlive the service.
   adapters::logging::Logger* logger = nullptr;
@@ -50,12 +52,16 @@ class Service {
 
   // close_storage: finishes pending creates and closes the repository. Call after the server has
   // stopped; afterwards the service must not be used.
-  void close_storage() { parts_.pets.reset(); }
+  void close_storage() {
+    pets_stored_.reset();
+    parts_.pets.reset();
+  }
 
  private:
   adapters::http::RouterOptions router_options(const ServiceSettings& settings);
 
   ServiceParts parts_;
+  std::unique_ptr<adapters::metrics::PetsStoredSampler> pets_stored_;  // with metrics only
   std::atomic<bool> ready_{false};
   application::FailedAuthThrottle auth_throttle_;
   application::UseCases use_cases_;

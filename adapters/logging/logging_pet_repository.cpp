@@ -1,6 +1,5 @@
 #include "adapters/logging/logging_pet_repository.hpp"
 
-#include <functional>
 #include <string_view>
 #include <utility>
 
@@ -15,20 +14,11 @@ bool is_fault(const domain::Error& error) {
 
 class LoggingPetRepository final : public ports::PetRepository {
  public:
-  LoggingPetRepository(std::unique_ptr<ports::PetRepository> inner, Logger* logger,
-                       std::function<void()> pet_stored)
-      : inner_(std::move(inner)), logger_(logger), pet_stored_(std::move(pet_stored)) {}
+  LoggingPetRepository(std::unique_ptr<ports::PetRepository> inner, Logger& logger)
+      : inner_(std::move(inner)), logger_(logger) {}
 
   void create(ports::CreatePetCommand command, CreateDone done) override {
-    inner_->create(std::move(command), std::move(done).adapt<ports::CreateOutcome>(
-                                           [this](domain::Result<ports::CreateOutcome> result) {
-                                             if (!result) {
-                                               report(logger_, "create", result.error());
-                                             } else if (result->created && pet_stored_) {
-                                               pet_stored_();
-                                             }
-                                             return result;
-                                           }));
+    inner_->create(std::move(command), reported<ports::CreateOutcome>("create", std::move(done)));
   }
 
   void get(domain::PetId id, GetDone done) const override {
@@ -44,15 +34,15 @@ class LoggingPetRepository final : public ports::PetRepository {
   }
 
  private:
-  static void report(Logger* logger, std::string_view call, const domain::Error& error) {
-    if (logger == nullptr || !is_fault(error)) {
+  static void report(Logger& logger, std::string_view call, const domain::Error& error) {
+    if (!is_fault(error)) {
       return;
     }
     const std::string_view code = error.code == ErrorCode::unavailable ? "unavailable" : "internal";
     if (error.detail.empty()) {
-      logger->error("storage_error", {{"call", call}, {"code", code}, {"message", error.message}});
+      logger.error("storage_error", {{"call", call}, {"code", code}, {"message", error.message}});
     } else {
-      logger->error(
+      logger.error(
           "storage_error",
           {{"call", call}, {"code", code}, {"message", error.message}, {"detail", error.detail}});
     }
@@ -61,7 +51,7 @@ class LoggingPetRepository final : public ports::PetRepository {
   // reported: `done`, after logging the fault its result may carry; its deadline kept.
   template <class T>
   ports::Completion<T> reported(std::string_view call, ports::Completion<T> done) const {
-    return std::move(done).template adapt<T>([logger = logger_, call](domain::Result<T> result) {
+    return std::move(done).template adapt<T>([&logger = logger_, call](domain::Result<T> result) {
       if (!result) {
         report(logger, call, result.error());
       }
@@ -70,15 +60,14 @@ class LoggingPetRepository final : public ports::PetRepository {
   }
 
   std::unique_ptr<ports::PetRepository> inner_;
-  Logger* logger_;
-  std::function<void()> pet_stored_;
+  Logger& logger_;
 };
 
 }  // namespace
 
 std::unique_ptr<ports::PetRepository> make_logging_pet_repository(
-    std::unique_ptr<ports::PetRepository> inner, Logger* logger, std::function<void()> pet_stored) {
-  return std::make_unique<LoggingPetRepository>(std::move(inner), logger, std::move(pet_stored));
+    std::unique_ptr<ports::PetRepository> inner, Logger& logger) {
+  return std::make_unique<LoggingPetRepository>(std::move(inner), logger);
 }
 
 }  // namespace petstore::adapters::logging

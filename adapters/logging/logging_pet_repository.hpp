@@ -5,7 +5,6 @@
 // (the error's message and detail), which go here. Every other outcome (not found, a reused
 // idempotency key) is ordinary and is not logged.
 
-#include <functional>
 #include <memory>
 
 #include "adapters/logging/logger.hpp"
@@ -14,12 +13,9 @@
 namespace petstore::adapters::logging {
 
 // make_logging_pet_repository: `inner`, whose failed calls are logged on `logger` as event
-// "storage_error" with the call, the error code and the adapter's message. `pet_stored`, when
-// given, is called for each pet a create newly stores (a replay is not one), so that a count of
-// stored pets stays current without asking storage. `logger` may be null; it must outlive the
-// result.
+// "storage_error" with the call, the error code and the adapter's message. `logger` must
+// outlive the result.
 [[nodiscard]] std::unique_ptr<ports::PetRepository> make_logging_pet_repository(
-    std::unique_ptr<ports::PetRepository> inner, Logger* logger,
-    std::function<void()> pet_stored = {});
+    std::unique_ptr<ports::PetRepository> inner, Logger& logger);
 
 }  // namespace petstore::adapters::logging

@@ -61,14 +61,12 @@ class Metrics {
                                     std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.
   void storage_committed(std::chrono::nanoseconds duration) { commits_.observe(duration); }
-  // set_pets_stored: the count of stored pets, read once from storage (at start); a scrape
-  // shows the gauge only once it is known, and never asks storage itself.
+  // set_pets_stored: the count of stored pets, as storage last answered it (PetsStoredSampler);
+  // the exposition shows the gauge only once it is known, and never asks storage itself.
   void set_pets_stored(std::int64_t count) {
     pets_stored_.store(count, std::memory_order_relaxed);
     pets_stored_known_.store(true, std::memory_order_release);
   }
-  // pet_stored: one more pet stored by this process.
-  void pet_stored() { pets_stored_.fetch_add(1, std::memory_order_relaxed); }
 
   // Database connections (PostgreSQL storage), shown once track_database() was called.
   void track_database() { database_tracked_.store(true, std::memory_order_release); }

@@ -120,7 +120,7 @@ TEST(Metrics, PetsStoredAndCommitsAndBuildInfo) {
   Metrics metrics({"1.0.0", "a\"b"}, operations);
   EXPECT_EQ(samples(metrics.exposition()).count("petstore_pets_stored"), 0U);
   metrics.set_pets_stored(41);
-  metrics.pet_stored();
+  metrics.set_pets_stored(42);
   metrics.storage_committed(3ms);
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at("petstore_pets_stored"), "42");

@@ -315,8 +315,8 @@ TEST(PostgresInstances, OneIdempotencyKeySentToTwoInstancesAtOnceCreatesOnePet) 
   const auto walked = instances.walk(1);
   ASSERT_TRUE(walked);
   EXPECT_EQ(walked->size(), static_cast<std::size_t>(rounds));
-  // Each instance's petstore_pets_stored comes to count the pets both created (it is read from
-  // the database again now and then).
+  // Each instance's petstore_pets_stored comes to count the pets both created (each scrape asks
+  // the database, and shows what the scrape before was told).
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_TRUE(eventually(
         [&] {

@@ -1,0 +1,37 @@
+#pragma once
+// PetsStoredSampler: the one source of the petstore_pets_stored gauge. It asks storage for its
+// count (PetRepository::count) when made and on every scrape, and the gauge shows the latest
+// answer: the store's own count, whichever process created the pets. A scrape never waits for
+// storage. Memory and LMDB answer a count at once, on the caller's thread, so their gauge is
+// current; PostgreSQL answers later, so its gauge is as of the sample before.
+
+#include <chrono>
+#include <memory>
+
+#include "adapters/metrics/metrics.hpp"
+#include "ports/pet_repository.hpp"
+
+namespace petstore::adapters::metrics {
+
+class PetsStoredSampler {
+ public:
+  // `pets` must outlive this object; `metrics` must outlive every count this starts (a
+  // repository answers or drops its pending calls when destroyed, so outliving it is enough).
+  PetsStoredSampler(const ports::PetRepository& pets, Metrics& metrics,
+                    std::chrono::steady_clock::duration min_interval = std::chrono::seconds(1));
+  PetsStoredSampler(const PetsStoredSampler&) = delete;
+  PetsStoredSampler& operator=(const PetsStoredSampler&) = delete;
+  ~PetsStoredSampler();
+
+  // sample: starts a count, unless one is still in flight or the last one answered late or
+  // failed less than min_interval ago, so that a burst of scrapes never queues up counts for a
+  // slow or failing database. Thread-safe.
+  void sample();
+
+ private:
+  struct State;
+  const ports::PetRepository& pets_;
+  std::shared_ptr<State> state_;  // shared with counts in flight, which may answer after this
+};
+
+}  // namespace petstore::adapters::metrics
