@@ -14,7 +14,8 @@ namespace petstore::bootstrap {
 // run_keys_new: makes a key, appends its digest to the key file, prints the key once.
 [[nodiscard]] int run_keys_new(const KeysNewOptions& options);
 
-// run_export: writes every pet of an LMDB store as JSON Lines, from one consistent snapshot.
+// run_export: writes every pet of a store (LMDB or PostgreSQL) as JSON Lines, from one consistent
+// snapshot.
 [[nodiscard]] int run_export(const ExportOptions& options);
 
 // run_import: reads JSON Lines, validates every line, then stores all the pets (keeping their

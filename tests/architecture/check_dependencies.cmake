@@ -5,6 +5,8 @@
 #   adapters/pet_json: domain/ and its own folder (the pet's JSON, below the adapters that use it)
 #   adapters/http: + application/ (it drives the use cases) + adapters/pet_json/
 #   adapters/jsonl: + adapters/pet_json/
+#   adapters/cli : + application/ (it drives the data tools' use cases) + adapters/jsonl/ (their
+#                  format)
 #   adapters/files: its own folder only (durable file writes, below every adapter that writes one)
 #   other adapters (storage, auth, clock): domain/, ports/ and their own folder
 #   every adapter: + adapters/files/
@@ -61,6 +63,9 @@ foreach(folder IN LISTS adapter_folders)
   elseif(folder STREQUAL "adapters/http")
     check_folder(${folder}
                  "domain/;ports/;application/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)
+  elseif(folder STREQUAL "adapters/cli")
+    check_folder(${folder}
+                 "domain/;ports/;application/;adapters/jsonl/;adapters/files/;${folder}/" TRUE)
   elseif(folder STREQUAL "adapters/jsonl")
     check_folder(${folder} "domain/;ports/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)
   else()
