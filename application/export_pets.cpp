@@ -22,7 +22,7 @@ domain::Result<ExportReport> ExportPets::operator()(const ports::PetArchive::Pet
     return domain::make_error(domain::ErrorCode::internal, "",
                               "the store handed out pets out of id order");
   }
-  return ExportReport{read->pets, read->complete};
+  return *read;
 }
 
 }  // namespace petstore::application

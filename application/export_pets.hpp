@@ -4,16 +4,13 @@
 // core guards the order: an archive that hands a pet out of id order (or one id twice) fails the
 // export with internal, so a broken backend never writes a file that an import would refuse.
 
-#include <cstddef>
-
 #include "ports/pet_archive.hpp"
 
 namespace petstore::application {
 
-struct ExportReport {
-  std::size_t pets = 0;  // pets the sink accepted
-  bool complete = true;  // false when the sink stopped the export
-};
+// ExportReport: the pets the sink accepted, and whether the sink let the export finish: what the
+// archive reports of its read, once the order is checked.
+using ExportReport = ports::ArchiveReadReport;
 
 class ExportPets {
  public:

@@ -23,6 +23,14 @@ void append_header(std::string& out, std::string_view name, std::string_view typ
   out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
 }
 
+// append_scalar: a metric of one unlabelled sample, its HELP and TYPE lines first.
+template <class Value>
+void append_scalar(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, Value value) {
+  append_header(out, name, type, help);
+  out.append(name).append(" ").append(std::to_string(value)).append("\n");
+}
+
 // Label values here are fixed literals or build strings; escaped all the same, as the format asks.
 std::string escape_label(std::string_view value) {
   std::string escaped;
@@ -120,20 +128,13 @@ std::string Metrics::exposition() const {
     operation.durations.append_exposition(out, "petstore_http_request_duration_seconds",
                                           "operation=\"" + escape_label(operation.name) + "\"");
   }
-  append_header(out, "petstore_http_requests_in_flight", "gauge",
-                "Requests read and not yet answered.");
-  out.append("petstore_http_requests_in_flight ")
-      .append(std::to_string(in_flight_.load(std::memory_order_relaxed)))
-      .append("\n");
-  append_header(out, "petstore_http_connections_open", "gauge", "Open client connections.");
-  out.append("petstore_http_connections_open ")
-      .append(std::to_string(connections_open_.load(std::memory_order_relaxed)))
-      .append("\n");
+  append_scalar(out, "petstore_http_requests_in_flight", "gauge",
+                "Requests read and not yet answered.", in_flight_.load(std::memory_order_relaxed));
+  append_scalar(out, "petstore_http_connections_open", "gauge", "Open client connections.",
+                connections_open_.load(std::memory_order_relaxed));
   if (pets_stored_known_.load(std::memory_order_acquire)) {
-    append_header(out, "petstore_pets_stored", "gauge", "Pets in storage.");
-    out.append("petstore_pets_stored ")
-        .append(std::to_string(pets_stored_.load(std::memory_order_relaxed)))
-        .append("\n");
+    append_scalar(out, "petstore_pets_stored", "gauge", "Pets in storage.",
+                  pets_stored_.load(std::memory_order_relaxed));
   }
   append_header(out, "petstore_storage_commit_seconds", "histogram",
                 "Time of one storage commit (a group of creates, synced).");
@@ -142,11 +143,8 @@ std::string Metrics::exposition() const {
     append_database(out);
   }
   if (log_lines_dropped_) {
-    append_header(out, "petstore_log_lines_dropped_total", "counter",
-                  "Log lines dropped because stdout was not being read.");
-    out.append("petstore_log_lines_dropped_total ")
-        .append(std::to_string(log_lines_dropped_()))
-        .append("\n");
+    append_scalar(out, "petstore_log_lines_dropped_total", "counter",
+                  "Log lines dropped because stdout was not being read.", log_lines_dropped_());
   }
   append_header(out, "petstore_build_info", "gauge", "Always 1; the labels name the build.");
   out.append("petstore_build_info{version=\"")
@@ -159,27 +157,21 @@ std::string Metrics::exposition() const {
 }
 
 void Metrics::append_database(std::string& out) const {
-  const auto line = [&out](std::string_view name, auto value) {
-    out.append(name).append(" ").append(std::to_string(value)).append("\n");
-  };
-  append_header(out, "petstore_database_connections_open", "gauge",
-                "Database connections open (connected and set up).");
-  line("petstore_database_connections_open", database_open_.load(std::memory_order_relaxed));
-  append_header(out, "petstore_database_connections_in_use", "gauge",
-                "Database connections running statements.");
-  line("petstore_database_connections_in_use", database_in_use_.load(std::memory_order_relaxed));
+  const auto load = [](const auto& value) { return value.load(std::memory_order_relaxed); };
+  append_scalar(out, "petstore_database_connections_open", "gauge",
+                "Database connections open (connected and set up).", load(database_open_));
+  append_scalar(out, "petstore_database_connections_in_use", "gauge",
+                "Database connections running statements.", load(database_in_use_));
   append_header(out, "petstore_database_connection_wait_seconds", "histogram",
                 "Time a storage call waited for a free database connection.");
   database_waits_.append_exposition(out, "petstore_database_connection_wait_seconds", "");
   append_header(out, "petstore_database_query_seconds", "histogram",
                 "Round trip of one read (get, list, count) to the database.");
   database_queries_.append_exposition(out, "petstore_database_query_seconds", "");
-  append_header(out, "petstore_database_connections_lost_total", "counter",
-                "Open database connections that broke.");
-  line("petstore_database_connections_lost_total", database_lost_.load(std::memory_order_relaxed));
-  append_header(out, "petstore_database_reconnects_total", "counter",
-                "Database connections made again after failing.");
-  line("petstore_database_reconnects_total", database_reconnects_.load(std::memory_order_relaxed));
+  append_scalar(out, "petstore_database_connections_lost_total", "counter",
+                "Open database connections that broke.", load(database_lost_));
+  append_scalar(out, "petstore_database_reconnects_total", "counter",
+                "Database connections made again after failing.", load(database_reconnects_));
 }
 
 }  // namespace petstore::adapters::metrics

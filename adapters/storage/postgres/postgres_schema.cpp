@@ -81,7 +81,8 @@ $fn$;
 // version_2: a NULL next_id means every id is taken (an import may store the largest bigint,
 // whose successor a bigint cannot hold); create_pet then answers idempotent replays as before
 // and otherwise raises SQLSTATE PS001, which the adapter reports as unavailable ("no pet ids are
-// left"), as the other backends do.
+// left"), as the other backends do. It repeats version_1's create_pet whole, by design: a
+// migration that has shipped is never edited, so each version states its function in full.
 constexpr const char* version_2 = R"sql(
 ALTER TABLE petstore.id_counter ALTER COLUMN next_id DROP NOT NULL;
 CREATE OR REPLACE FUNCTION petstore.create_pet(p_name text, p_category_id bigint, p_status text,
