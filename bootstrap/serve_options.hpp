@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "adapters/http/http_server.hpp"
+#include "adapters/http/server/http_server.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"

@@ -7,7 +7,7 @@
 #include <functional>
 #include <memory>
 
-#include "adapters/http/router.hpp"
+#include "adapters/http/api/router.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
 #include "application/use_cases.hpp"
