@@ -246,7 +246,8 @@ class BeastHttpServer final : public HttpServer {
 
   asio::awaitable<void> serve(std::shared_ptr<Connection<DeadlineStream>> connection) {
     auto& stream = connection->stream();
-    co_await serve_connection(stream, connection->state(), session_context());
+    Session<DeadlineStream> session(stream, connection->state(), session_context());
+    co_await session.run();
     boost::system::error_code ignored;
     stream.socket().shutdown(asio::socket_base::shutdown_send, ignored);
   }
@@ -260,7 +261,10 @@ class BeastHttpServer final : public HttpServer {
     if (handshake_error) {
       co_return;  // not TLS, a refused protocol version, or too slow
     }
-    co_await serve_connection(stream, connection->state(), session_context());
+    {
+      Session<TlsStream> session(stream, connection->state(), session_context());
+      co_await session.run();
+    }
     socket_layer.expires_after(tls_shutdown_timeout);
     co_await stream.async_shutdown(asio::as_tuple(asio::use_awaitable));
   }
