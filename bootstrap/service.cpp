@@ -3,6 +3,7 @@
 #include <functional>
 #include <utility>
 
+#include "adapters/http/api/client_address_group.hpp"
 #include "adapters/logging/logging_pet_repository.hpp"
 #include "adapters/storage/memory/memory_pet_repository.hpp"
 
@@ -25,7 +26,9 @@ ServiceParts with_fault_log(ServiceParts parts, const ServiceSettings& settings)
 
 Service::Service(ServiceParts parts, const ServiceSettings& settings)
     : parts_(with_fault_log(std::move(parts), settings)),
-      auth_throttle_(*parts_.clock, settings.auth_failures_per_minute),
+      auth_throttle_(*parts_.clock, settings.auth_failures_per_minute,
+                     application::FailedAuthThrottle::default_max_addresses,
+                     adapters::http::client_address_group),
       use_cases_{application::Authenticate(*parts_.keys, auth_throttle_),
                  application::ListPets(*parts_.pets),
                  application::CreatePet(*parts_.pets, *parts_.clock),

@@ -33,7 +33,7 @@ struct ServiceSettings {
   // says no. Empty: always.
   std::function<bool()> storage_ready{};
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
-  application::TrustedProxies trusted_proxies{};
+  adapters::http::TrustedProxies trusted_proxies{};
 };
 
 class Service {

@@ -35,7 +35,7 @@ struct HttpRequest {
   std::string_view body;
   std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"
   // Every X-Forwarded-For field value, joined by commas in the order received (owned: several
-  // fields have no single view). Believed only from a trusted proxy (application/client_address).
+  // fields have no single view). Believed only from a trusted proxy (client_address.hpp).
   std::string forwarded_for;
   // The connection's last accepted key, to skip checking it again; null checks every time.
   application::AcceptedKeyMemo* accepted_key = nullptr;

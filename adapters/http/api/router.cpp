@@ -149,8 +149,8 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond
   const Operation* operation = match ? match->route->operation(request.method) : nullptr;
   facts.route = match ? match->route->path : "";
   facts.operation = operation ? operation->id : "";
-  facts.client_address = application::client_address(request.client_address, request.forwarded_for,
-                                                     options_.trusted_proxies);
+  facts.client_address =
+      client_address(request.client_address, request.forwarded_for, options_.trusted_proxies);
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
   const bool under_v1 =

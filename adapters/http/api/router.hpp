@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/http/api/client_address.hpp"
 #include "adapters/http/api/http_message.hpp"
-#include "application/client_address.hpp"
 #include "application/use_cases.hpp"
 
 namespace petstore::adapters::http {
@@ -36,7 +36,7 @@ struct RouterOptions {
   // Answers GET /metrics with Prometheus text (format 0.0.4) when set; unset, /metrics is 404.
   std::function<std::string()> metrics;
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
-  application::TrustedProxies trusted_proxies{};
+  TrustedProxies trusted_proxies{};
 };
 
 class Router {

@@ -60,7 +60,7 @@ RawResponse get_pets_forwarded_for(const ServerUnderTest& server, std::string_vi
 TEST(AuthThrottleOverSockets, BehindATrustedProxyEachForwardedClientHasItsOwnBudget) {
   ServerSetup setup;
   setup.settings.auth_failures_per_minute = 5;
-  setup.settings.trusted_proxies = *application::TrustedProxies::parse("127.0.0.1/32");
+  setup.settings.trusted_proxies = *adapters::http::TrustedProxies::parse("127.0.0.1/32");
   ServerUnderTest server(setup);
   for (int attempt = 1; attempt <= 5; ++attempt) {
     EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "203.0.113.9").status, 401U);
@@ -77,7 +77,7 @@ TEST(AuthThrottleOverSockets, BehindATrustedProxyEachForwardedClientHasItsOwnBud
 TEST(AuthThrottleOverSockets, RespellingAForwardedAddressBuysNoFreshBudget) {
   ServerSetup setup;
   setup.settings.auth_failures_per_minute = 2;
-  setup.settings.trusted_proxies = *application::TrustedProxies::parse("127.0.0.1/32");
+  setup.settings.trusted_proxies = *adapters::http::TrustedProxies::parse("127.0.0.1/32");
   ServerUnderTest server(setup);
   EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "005.005.005.005").status, 401U);
   EXPECT_EQ(get_pets_forwarded_for(server, "not-a-key", "05.5.5.5").status, 401U);
@@ -89,7 +89,7 @@ TEST(AuthThrottleOverSockets, RespellingAForwardedAddressBuysNoFreshBudget) {
 TEST(AuthThrottleOverSockets, FromAnUntrustedPeerXForwardedForIsIgnored) {
   ServerSetup setup;
   setup.settings.auth_failures_per_minute = 5;
-  setup.settings.trusted_proxies = *application::TrustedProxies::parse("10.0.0.0/8");
+  setup.settings.trusted_proxies = *adapters::http::TrustedProxies::parse("10.0.0.0/8");
   ServerUnderTest server(setup);
   for (int attempt = 1; attempt <= 5; ++attempt) {
     EXPECT_EQ(

@@ -1,18 +1,18 @@
 #pragma once
-// IpAddress: an IPv4 or IPv6 address as its 128 bits, parsed from text. The core sees no socket
-// library, so the spellings are parsed here: dotted quads without leading zeros (RFC 3986's
-// dec-octet, as inet_pton reads them), and IPv6 as RFC 4291 section 2.2 writes it (with "::", an
-// embedded dotted quad, and a zone such as "%eth0", which is ignored: a socket reports a
-// link-local peer with its zone; client_address refuses a zone where a host names another).
-// An IPv4 address is held as the IPv4-mapped IPv6 address ::ffff:a.b.c.d (RFC 4291 section
-// 2.5.5.2), so that it and its mapped spelling (what a dual-stack socket reports) are one.
+// IpAddress: an IPv4 or IPv6 address as its 128 bits, parsed from text by Boost.URL's RFC 3986
+// rules: dotted quads without leading zeros (dec-octet, as inet_pton reads them), and IPv6 as
+// RFC 4291 section 2.2 writes it (with "::" and an embedded dotted quad). A zone such as "%eth0"
+// is ignored: a socket reports a link-local peer with its zone; client_address refuses a zone
+// where a host names another. An IPv4 address is held as the IPv4-mapped IPv6 address
+// ::ffff:a.b.c.d (RFC 4291 section 2.5.5.2), so that it and its mapped spelling (what a
+// dual-stack socket reports) are one.
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
-namespace petstore::application {
+namespace petstore::adapters::http {
 
 struct IpAddress {
   std::array<std::uint16_t, 8> groups{};
@@ -33,4 +33,4 @@ struct IpAddress {
 // parse_ip_address: the address `text` spells, or nullopt.
 [[nodiscard]] std::optional<IpAddress> parse_ip_address(std::string_view text) noexcept;
 
-}  // namespace petstore::application
+}  // namespace petstore::adapters::http

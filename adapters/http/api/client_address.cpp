@@ -1,8 +1,8 @@
-#include "application/client_address.hpp"
+#include "adapters/http/api/client_address.hpp"
 
 #include <charconv>
 
-namespace petstore::application {
+namespace petstore::adapters::http {
 namespace {
 
 std::string_view trim(std::string_view text) {
@@ -102,4 +102,4 @@ std::string client_address(std::string_view peer, std::string_view forwarded_for
   return std::string(client);
 }
 
-}  // namespace petstore::application
+}  // namespace petstore::adapters::http

@@ -2,11 +2,11 @@
 // proxy, walked from the right past every trusted hop; anything else is the TCP peer. Ranges
 // are CIDR, IPv4 and IPv6, and an IPv4 range also holds the IPv4-mapped spelling.
 
-#include "application/client_address.hpp"
+#include "adapters/http/api/client_address.hpp"
 
 #include <gtest/gtest.h>
 
-namespace petstore::application {
+namespace petstore::adapters::http {
 namespace {
 
 TrustedProxies trusted(std::string_view ranges) {
@@ -99,4 +99,4 @@ TEST(ClientAddress, ADottedQuadHasOneSpellingSoLeadingZerosAreNoAddress) {
 }
 
 }  // namespace
-}  // namespace petstore::application
+}  // namespace petstore::adapters::http

@@ -1,13 +1,13 @@
-#include "application/client_address_group.hpp"
+#include "adapters/http/api/client_address_group.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
-#include "application/ip_address.hpp"
+#include "adapters/http/api/ip_address.hpp"
 
-namespace petstore::application {
+namespace petstore::adapters::http {
 namespace {
 
 void append_hex(std::string& out, std::uint16_t group) {
@@ -53,4 +53,4 @@ std::string client_address_group(std::string_view address) {
   return group + "::/64";
 }
 
-}  // namespace petstore::application
+}  // namespace petstore::adapters::http

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "application/ip_address.hpp"
+#include "adapters/http/api/ip_address.hpp"
 #include "domain/error.hpp"
 
-namespace petstore::application {
+namespace petstore::adapters::http {
 
 // TrustedProxies: the address ranges (CIDR) whose X-Forwarded-For is believed.
 class TrustedProxies {
@@ -42,4 +42,4 @@ class TrustedProxies {
 [[nodiscard]] std::string client_address(std::string_view peer, std::string_view forwarded_for,
                                          const TrustedProxies& proxies);
 
-}  // namespace petstore::application
+}  // namespace petstore::adapters::http
