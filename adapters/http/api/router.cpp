@@ -10,6 +10,7 @@
 #include "adapters/http/api/credentials.hpp"
 #include "adapters/http/api/error_response.hpp"
 #include "adapters/http/api/pet_endpoints.hpp"
+#include "adapters/http/api/probe_endpoints.hpp"
 #include "adapters/http/api/routes.hpp"
 
 namespace petstore::adapters::http {
@@ -42,33 +43,8 @@ bool is_under_v1(std::string_view raw_path) {
   return raw_path == "/v1" || raw_path.starts_with("/v1/");
 }
 
-HttpResponse metrics_response(const RouterOptions& options) {
-  HttpResponse response;
-  response.body = options.metrics();
-  response.set_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-  response.set_header("Cache-Control", "no-store");
-  return response;
-}
-
-HttpResponse probe_response(Endpoint endpoint, const RouterOptions& options) {
-  HttpResponse response;
-  if (endpoint == Endpoint::health) {
-    response.body = R"({"status":"ok"})";
-  } else {
-    switch (options.readiness()) {
-      case Readiness::ready:
-        response.body = R"({"status":"ready"})";
-        break;
-      case Readiness::not_serving:
-        response = error_response(503, "unavailable", "the service is starting or shutting down");
-        break;
-      case Readiness::storage_unavailable:
-        response = error_response(503, "unavailable", "the storage is unavailable");
-        break;
-    }
-  }
-  response.set_header("Cache-Control", "no-store");
-  return response;
+bool is_create(const HttpRequest& request, const RouteMatch& match) {
+  return match.route->endpoint == Endpoint::pets && request.method == "POST";
 }
 
 // operational: the answer on a path outside /v1 (no key needed, none storage-bound).
@@ -83,35 +59,29 @@ HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
   switch (match->route->endpoint) {
     case Endpoint::health:
     case Endpoint::readiness:
-      return probe_response(match->route->endpoint, options);
     case Endpoint::metrics:
-      return metrics_response(options);
+      return probe_response(match->route->endpoint, options);
     default:
       return api_reference_response(match->route->endpoint, request);
   }
 }
 
 // perform_v1: runs an authenticated, routed /v1 operation: a response known at once, or nullopt
-// when it answers through `respond` (moved from). Without `respond`, only a create's head is
-// checked: the other operations have no body to wait for.
+// when it answers through `respond` (moved from).
 std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
                                        const ports::Principal& principal,
                                        const HttpRequest& request, const boost::urls::url_view& url,
-                                       const RouteMatch& match, Respond* respond) {
-  const bool create = match.route->endpoint == Endpoint::pets && request.method == "POST";
-  if (respond == nullptr) {
-    return create ? refuse_create_head(request) : std::nullopt;
-  }
+                                       const RouteMatch& match, Respond& respond) {
   switch (match.route->endpoint) {
     case Endpoint::pets:
-      if (create) {
-        create_pet(use_cases.create_pet, principal, request, std::move(*respond));
+      if (is_create(request, match)) {
+        create_pet(use_cases.create_pet, principal, request, std::move(respond));
       } else {
-        list_pets(use_cases.list_pets, url.params(), request.storage_deadline, std::move(*respond));
+        list_pets(use_cases.list_pets, url.params(), request.storage_deadline, std::move(respond));
       }
       return std::nullopt;
     case Endpoint::pet:
-      get_pet(use_cases.get_pet, match.parameter, request.storage_deadline, std::move(*respond));
+      get_pet(use_cases.get_pet, match.parameter, request.storage_deadline, std::move(respond));
       return std::nullopt;
     default:
       return list_orders(use_cases.list_orders);
@@ -123,48 +93,79 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
+// Router::Step: what the routing step finds from a request's head: what logs and metrics say of
+// it, its target and route, who sent it (under /v1), and the refusal the head already earns
+// (with the /v1 headers under /v1). Without a refusal the request is either operational (not
+// under /v1; its path may still be 404 or 405) or an authenticated operation under /v1.
+struct Router::Step {
   RequestFacts facts;
-  if (auto answered = dispatch(request, &respond, facts)) {
-    respond(std::move(*answered));  // not moved from: only an answer given later takes it
+  std::optional<boost::urls::url_view> url;
+  std::optional<RouteMatch> match;
+  const Operation* operation = nullptr;
+  bool under_v1 = false;
+  std::optional<ports::Principal> principal;
+  std::optional<HttpResponse> refusal;
+};
+
+RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
+  Step step = route(request);
+  std::optional<HttpResponse> answer = std::move(step.refusal);
+  if (!answer && !step.under_v1) {
+    answer = operational(request, step.match ? &*step.match : nullptr, step.operation, options_);
+  } else if (!answer) {
+    answer = perform_v1(use_cases_, *step.principal, request, *step.url, *step.match, respond);
+    if (answer) {
+      add_v1_headers(*answer);
+    }
   }
-  return facts;
+  if (answer) {
+    respond(std::move(*answer));  // not moved from: only an answer given later takes it
+  }
+  if (step.principal) {
+    step.facts.principal = std::move(step.principal->id);  // the operation has taken its part
+  }
+  return std::move(step.facts);
 }
 
 std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
-  RequestFacts facts;
-  return dispatch(head, nullptr, facts);
+  Step step = route(head);
+  if (step.refusal || !step.under_v1 || !is_create(head, *step.match)) {
+    return std::move(step.refusal);  // only a create takes a body: the others wait for none
+  }
+  auto refused = refuse_create_head(head);
+  if (refused) {
+    add_v1_headers(*refused);
+  }
+  return refused;
 }
 
-std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond* respond,
-                                             RequestFacts& facts) const {
-  const auto url = parse_target(request.target);
-  std::optional<RouteMatch> match;
-  if (url) {
-    match = match_route(url->encoded_segments());
-    if (match && match->route->endpoint == Endpoint::metrics && !options_.metrics) {
-      match.reset();  // served only when the service has metrics to show
+Router::Step Router::route(const HttpRequest& request) const {
+  Step step;
+  if (auto url = parse_target(request.target)) {
+    step.url = *url;
+    step.match = match_route(url->encoded_segments());
+    if (step.match && step.match->route->endpoint == Endpoint::metrics && !options_.metrics) {
+      step.match.reset();  // served only when the service has metrics to show
     }
   }
-  const Operation* operation = match ? match->route->operation(request.method) : nullptr;
-  facts.route = match ? match->route->path : "";
-  facts.operation = operation ? operation->id : "";
-  facts.client_address =
+  const auto& url = step.url;
+  const auto& match = step.match;
+  step.operation = match ? match->route->operation(request.method) : nullptr;
+  step.facts.route = match ? match->route->path : "";
+  step.facts.operation = step.operation ? step.operation->id : "";
+  step.facts.client_address =
       client_address(request.client_address, request.forwarded_for, options_.trusted_proxies);
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
-  const bool under_v1 =
-      match ? match->route->under_v1
-      : url ? is_under_v1(url->encoded_segments())
-            : is_under_v1(request.target.substr(0, request.target.find_first_of("?#")));
-  if (!under_v1) {
+  step.under_v1 = match ? match->route->under_v1
+                  : url ? is_under_v1(url->encoded_segments())
+                        : is_under_v1(request.target.substr(0, request.target.find_first_of("?#")));
+  if (!step.under_v1) {
     if (!url) {
-      return error_response(400, "invalid_parameter", "the request target is not a valid URI");
+      step.refusal =
+          error_response(400, "invalid_parameter", "the request target is not a valid URI");
     }
-    if (respond == nullptr) {
-      return std::nullopt;  // no operational path takes a body
-    }
-    return operational(request, match ? &*match : nullptr, operation, options_);
+    return step;
   }
   const Credentials credentials =
       read_credentials(request.authorization, request.authorization_repeated);
@@ -174,27 +175,25 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond
   }
   auto principal = use_cases_.authenticate(
       application::Credential{token, credentials.kind == Credentials::Kind::malformed,
-                              facts.client_address},
+                              step.facts.client_address},
       request.accepted_key);
-  std::optional<HttpResponse> response;
   if (!principal) {
-    response = error_response(principal.error(), "invalid_parameter");
+    step.refusal = error_response(principal.error(), "invalid_parameter");
   } else if (!url) {
-    response = error_response(400, "invalid_parameter", "the request target is not a valid URI");
+    step.refusal =
+        error_response(400, "invalid_parameter", "the request target is not a valid URI");
   } else if (!match) {
-    response = not_found_path();
-  } else if (operation == nullptr) {
-    response = method_not_allowed(*match->route);
-  } else {
-    response = perform_v1(use_cases_, *principal, request, *url, *match, respond);
+    step.refusal = not_found_path();
+  } else if (step.operation == nullptr) {
+    step.refusal = method_not_allowed(*match->route);
   }
-  if (response) {
-    add_v1_headers(*response);
+  if (step.refusal) {
+    add_v1_headers(*step.refusal);
   }
   if (principal) {
-    facts.principal = std::move(principal->id);  // the operation has taken what it needs of it
+    step.principal = std::move(*principal);
   }
-  return response;
+  return step;
 }
 
 }  // namespace petstore::adapters::http

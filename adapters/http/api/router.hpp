@@ -56,11 +56,11 @@ class Router {
   [[nodiscard]] std::optional<HttpResponse> screen_head(const HttpRequest& head) const;
 
  private:
-  // dispatch: handle() when `respond` is set (an answer known at once is returned rather than
-  // given to `respond`; an answer given later moves `respond` away); screen_head() when it is
-  // null. Fills `facts`.
-  [[nodiscard]] std::optional<HttpResponse> dispatch(const HttpRequest& request, Respond* respond,
-                                                     RequestFacts& facts) const;
+  struct Step;
+
+  // route: the one routing step both handle() and screen_head() take: the target parsed and
+  // matched against the route table, the client address found, the key checked under /v1.
+  [[nodiscard]] Step route(const HttpRequest& request) const;
 
   const application::UseCases& use_cases_;
   RouterOptions options_;
