@@ -137,11 +137,11 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
            error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message));
     return;
   }
-  std::optional<ports::IdempotencyKey> idempotency;
+  std::optional<std::string> idempotency_key;
   if (request.idempotency_key) {
-    idempotency = ports::IdempotencyKey{principal.id, std::string(*request.idempotency_key)};
+    idempotency_key.emplace(*request.idempotency_key);
   }
-  create(std::move(*pet), std::move(idempotency),
+  create(principal, std::move(*pet), std::move(idempotency_key),
          {[respond = std::move(respond)](domain::Result<domain::Pet> stored) {
             if (stored) {
               answer(respond, created(*stored));
