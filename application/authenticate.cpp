@@ -24,17 +24,16 @@ domain::Result<ports::Principal> Authenticate::operator()(const Credential& cred
     }
   }
   if (const auto wait = throttle_.record_failure(credential.client_address); wait.count() > 0) {
-    auto error = domain::make_error(domain::ErrorCode::resource_exhausted, "Authorization",
+    auto error = domain::make_error(domain::ErrorCode::resource_exhausted, "credential",
                                     "too many failed authentications from this address");
     error.retry_after_seconds = wait.count();
     return error;
   }
   if (!presented) {
-    return domain::make_error(domain::ErrorCode::unauthenticated, "",
-                              "an API key is required: send Authorization: Bearer <key>");
+    return domain::make_error(domain::ErrorCode::unauthenticated, "", "an API key is required");
   }
   return domain::make_error(domain::ErrorCode::unauthenticated, "token",
-                            "the API key in the Authorization header is not accepted");
+                            "the API key is not accepted");
 }
 
 }  // namespace petstore::application

@@ -1,6 +1,7 @@
 #pragma once
 // Authenticate: decides who sent a request from the bearer credential it carried, if any, and
-// throttles clients that keep failing.
+// throttles clients that keep failing. Its errors name no protocol: the adapter words them for
+// its clients (the HTTP adapter names the Authorization header).
 
 #include <optional>
 #include <string_view>
@@ -25,7 +26,8 @@ class Authenticate {
 
   // The principal of the credential's key. Otherwise unauthenticated: with an empty `field`
   // when no key was presented, with field "token" when one was presented and not accepted; or
-  // resource_exhausted, with `retry_after_seconds`, when the client failed too often.
+  // resource_exhausted (field "credential"), with `retry_after_seconds`, when the client failed
+  // too often.
   // A failure of the verifier itself is passed on as it is (internal).
   // With `memo` (the connection's), a key the memo holds for the current key set is accepted
   // without asking the verifier again, and a newly accepted key replaces the memo's.

@@ -6,9 +6,13 @@
 
 namespace petstore::application {
 
-void CreatePet::operator()(domain::NewPet pet, std::optional<ports::IdempotencyKey> idempotency,
-                           Done done) const {
-  const bool keyed = idempotency.has_value();
+void CreatePet::operator()(const ports::Principal& principal, domain::NewPet pet,
+                           std::optional<std::string> idempotency_key, Done done) const {
+  const bool keyed = idempotency_key.has_value();
+  std::optional<ports::IdempotencyKey> idempotency;
+  if (keyed) {
+    idempotency = ports::IdempotencyKey{principal.id, std::move(*idempotency_key)};
+  }
   ports::CreatePetCommand command{pet, std::move(idempotency), clock_.now(), idempotency_retention};
   if (!keyed) {  // nothing to settle: spare the copy of the pet
     pets_.create(std::move(command), std::move(done).adapt<ports::CreateOutcome>([](auto outcome) {

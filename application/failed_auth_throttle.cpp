@@ -2,17 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-
-#include "application/client_address_group.hpp"
+#include <string>
 
 namespace petstore::application {
 
 FailedAuthThrottle::FailedAuthThrottle(const ports::Clock& clock, double failures_per_minute,
-                                       std::size_t max_addresses)
+                                       std::size_t max_addresses, ClientGroup group)
     : clock_(clock),
       capacity_(failures_per_minute),
       tokens_per_second_(failures_per_minute / 60.0),
-      max_addresses_(max_addresses) {}
+      max_addresses_(max_addresses),
+      group_(group) {}
 
 void FailedAuthThrottle::refill(Bucket& bucket, TimePoint now) const {
   const std::chrono::duration<double> elapsed = now - bucket.updated;
@@ -39,7 +39,7 @@ void FailedAuthThrottle::evict_one(TimePoint now) {
 }
 
 std::chrono::seconds FailedAuthThrottle::record_failure(std::string_view client) {
-  std::string group = client_address_group(client);
+  std::string group = group_ != nullptr ? group_(client) : std::string(client);
   const auto now = clock_.now();
   const std::lock_guard lock(mutex_);
   auto found = buckets_.find(group);

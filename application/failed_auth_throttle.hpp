@@ -3,9 +3,10 @@
 // that keeps failing is answered 429 with Retry-After instead of 401. It does not limit guessing
 // (a right key is checked first and never throttled; 256-bit keys are what defeat guessing). A
 // bucket holds `failures_per_minute` tokens and refills at that rate; each failure takes one.
-// Successful requests never touch it. Clients are counted by client_address_group: an IPv6 /64 is
-// one client. The table of clients is bounded: past `max_addresses`, a refilled bucket is forgotten
-// first, else the least recently updated one; either is found in O(log n). Thread-safe.
+// Successful requests never touch it. Clients are counted under the name their grouping gives
+// (bootstrap gives the HTTP adapter's client_address_group: an IPv6 /64 is one client); the core
+// reads no address. The table of clients is bounded: past `max_addresses`, a refilled bucket is
+// forgotten first, else the least recently updated one; either is found in O(log n). Thread-safe.
 
 #include <chrono>
 #include <cstddef>
@@ -24,13 +25,17 @@ class FailedAuthThrottle {
  public:
   static constexpr std::size_t default_max_addresses = 65'536;
 
+  // ClientGroup: the name under which the failures of `client` count; null counts each client
+  // under its own name.
+  using ClientGroup = std::string (*)(std::string_view client);
+
   // REQUIRES: failures_per_minute >= 1, max_addresses >= 1.
   FailedAuthThrottle(const ports::Clock& clock, double failures_per_minute,
-                     std::size_t max_addresses = default_max_addresses);
+                     std::size_t max_addresses = default_max_addresses,
+                     ClientGroup group = nullptr);
 
-  // record_failure: takes a token from the bucket of `client` (an IP address as text). Returns
-  // zero when there was one; otherwise the whole seconds until one will be there, and takes
-  // nothing.
+  // record_failure: takes a token from the bucket of `client`'s group. Returns zero when there
+  // was one; otherwise the whole seconds until one will be there, and takes nothing.
   [[nodiscard]] std::chrono::seconds record_failure(std::string_view client);
 
   [[nodiscard]] std::size_t tracked_addresses() const;
@@ -57,6 +62,7 @@ class FailedAuthThrottle {
   const double capacity_;
   const double tokens_per_second_;
   const std::size_t max_addresses_;
+  const ClientGroup group_;
   mutable std::mutex mutex_;
   Table buckets_;
   Recency recency_;

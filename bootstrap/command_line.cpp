@@ -66,7 +66,7 @@ CLI::Validator finite_number() {
 CLI::Validator trusted_proxy_ranges() {
   return CLI::Validator(
       [](const std::string& value) -> std::string {
-        const auto parsed = application::TrustedProxies::parse(value);
+        const auto parsed = adapters::http::TrustedProxies::parse(value);
         return parsed ? "" : parsed.error().message;
       },
       "CIDR,...");
@@ -253,7 +253,7 @@ void apply(const ServeFlags& flags, ServeOptions& options) {
   options.drain_delay = from_seconds(flags.drain_delay);
   options.lmdb.data_dir = options.data_dir;
   // Checked while parsing (trusted_proxy_ranges).
-  if (auto proxies = application::TrustedProxies::parse(flags.trusted_proxies)) {
+  if (auto proxies = adapters::http::TrustedProxies::parse(flags.trusted_proxies)) {
     options.trusted_proxies = std::move(*proxies);
   }
   // Both were checked against their words while parsing.

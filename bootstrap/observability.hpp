@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/http/http_observer.hpp"
+#include "adapters/http/server/http_observer.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
 

@@ -8,8 +8,8 @@
 
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/clock/system_clock.hpp"
-#include "adapters/http/http_server.hpp"
-#include "adapters/http/routes.hpp"
+#include "adapters/http/api/routes.hpp"
+#include "adapters/http/server/http_server.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"

@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 
-#include "adapters/http/http_server.hpp"
+#include "adapters/http/api/client_address.hpp"
+#include "adapters/http/server/http_server.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
-#include "application/client_address.hpp"
 
 namespace petstore::bootstrap {
 
@@ -28,7 +28,7 @@ struct ServeOptions {
   std::optional<std::filesystem::path> tls_key;
   bool allow_plain_http = false;
   double auth_failures_per_minute = 60;
-  application::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
+  adapters::http::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
   adapters::http::HttpLimits limits;
   // On SIGTERM/SIGINT: /readyz answers 503 and serving goes on this long before the drain.
   std::chrono::milliseconds drain_delay{0};

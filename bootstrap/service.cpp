@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "adapters/http/api/client_address_group.hpp"
 #include "adapters/logging/logging_pet_repository.hpp"
 #include "adapters/storage/memory/memory_pet_repository.hpp"
 
@@ -24,7 +25,9 @@ Service::Service(ServiceParts parts, const ServiceSettings& settings)
                        ? nullptr
                        : std::make_unique<adapters::metrics::PetsStoredSampler>(*parts_.pets,
                                                                                 *settings.metrics)),
-      auth_throttle_(*parts_.clock, settings.auth_failures_per_minute),
+      auth_throttle_(*parts_.clock, settings.auth_failures_per_minute,
+                     application::FailedAuthThrottle::default_max_addresses,
+                     adapters::http::client_address_group),
       use_cases_{application::Authenticate(*parts_.keys, auth_throttle_),
                  application::ListPets(*parts_.pets),
                  application::CreatePet(*parts_.pets, *parts_.clock),

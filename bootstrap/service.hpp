@@ -7,7 +7,7 @@
 #include <functional>
 #include <memory>
 
-#include "adapters/http/router.hpp"
+#include "adapters/http/api/router.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/metrics/metrics.hpp"
 #include "adapters/metrics/pets_stored_sampler.hpp"
@@ -35,7 +35,7 @@ struct ServiceSettings {
   // says no. Empty: always.
   std::function<bool()> storage_ready{};
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
-  application::TrustedProxies trusted_proxies{};
+  adapters::http::TrustedProxies trusted_proxies{};
 };
 
 class Service {

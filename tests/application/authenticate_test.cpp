@@ -1,5 +1,8 @@
 #include "application/authenticate.hpp"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "support/fake_clock.hpp"
@@ -51,6 +54,20 @@ TEST_F(AuthenticateTest, ThrottlesRepeatedFailuresButNeverAGoodKey) {
   EXPECT_TRUE(authenticate_(Credential{tests::test_key_b, false, "10.1.1.1"}).has_value());
   EXPECT_EQ(authenticate_(Credential{"wrong", false, "10.1.1.2"}).error().code,
             domain::ErrorCode::unauthenticated);
+}
+
+TEST_F(AuthenticateTest, ItsErrorsNameNoHttpHeader) {
+  // The adapter words the errors for its protocol; the use case knows no Authorization header.
+  std::vector<domain::Error> errors{
+      authenticate_(Credential{std::nullopt, false, "10.2.2.2"}).error()};
+  for (int failure = 0; failure < 3; ++failure) {
+    errors.push_back(authenticate_(Credential{"wrong", false, "10.2.2.2"}).error());
+  }
+  ASSERT_EQ(errors.back().code, domain::ErrorCode::resource_exhausted);
+  for (const domain::Error& error : errors) {
+    EXPECT_EQ(error.message.find("Authorization"), std::string::npos) << error.message;
+    EXPECT_NE(error.field, "Authorization");
+  }
 }
 
 }  // namespace

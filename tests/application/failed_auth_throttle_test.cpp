@@ -109,30 +109,17 @@ TEST(FailedAuthThrottle, ClientsPastTheCapAreForgottenOldestFirst) {
   EXPECT_EQ(throttle.record_failure("10.0.1.0"), seconds(0)) << "forgotten: a fresh bucket";
 }
 
-TEST(FailedAuthThrottle, AddressesOfOneIpv6Slash64ShareABucket) {
+// The throttle counts a client under the name its grouping gives (bootstrap gives the HTTP
+// adapter's client_address_group, tested with it in tests/adapters/http/api).
+TEST(FailedAuthThrottle, CountsClientsUnderTheNameTheirGroupingGives) {
   tests::FakeClock clock;
-  FailedAuthThrottle throttle(clock, 2);
-  ASSERT_EQ(throttle.record_failure("2001:db8:1:2::1"), seconds(0));
-  ASSERT_EQ(throttle.record_failure("2001:db8:1:2:ffff:ffff:ffff:fffe"), seconds(0));
-  EXPECT_GT(throttle.record_failure("2001:0db8:0001:0002:0:0:0:99"), seconds(0));
-  EXPECT_EQ(throttle.tracked_addresses(), 1U);
-}
-
-TEST(FailedAuthThrottle, DifferentIpv6Slash64sDoNotShareABucket) {
-  tests::FakeClock clock;
-  FailedAuthThrottle throttle(clock, 1);
-  ASSERT_EQ(throttle.record_failure("2001:db8:1:2::1"), seconds(0));
-  EXPECT_EQ(throttle.record_failure("2001:db8:1:3::1"), seconds(0));
-  EXPECT_EQ(throttle.record_failure("2001:db8:2:2::1"), seconds(0));
-  EXPECT_GT(throttle.record_failure("2001:db8:1:2::2"), seconds(0));
-}
-
-TEST(FailedAuthThrottle, AnIpv4MappedAddressCountsAsTheIpv4Address) {
-  tests::FakeClock clock;
-  FailedAuthThrottle throttle(clock, 1);
-  ASSERT_EQ(throttle.record_failure("192.0.2.7"), seconds(0));
-  EXPECT_GT(throttle.record_failure("::ffff:192.0.2.7"), seconds(0));
-  EXPECT_EQ(throttle.record_failure("::ffff:192.0.2.8"), seconds(0)) << "another IPv4 address";
+  FailedAuthThrottle throttle(
+      clock, 1, FailedAuthThrottle::default_max_addresses,
+      [](std::string_view client) { return std::string(client.substr(0, 4)); });
+  ASSERT_EQ(throttle.record_failure("abcd-1"), seconds(0));
+  EXPECT_GT(throttle.record_failure("abcd-2"), seconds(0));
+  EXPECT_EQ(throttle.record_failure("abce-1"), seconds(0));
+  EXPECT_EQ(throttle.tracked_addresses(), 2U);
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 #   ports        : + domain/
 #   application  : + ports/
 #   adapters/pet_json: domain/ and its own folder (the pet's JSON, below the adapters that use it)
-#   adapters/http: + application/ (it drives the use cases) + adapters/pet_json/
+#   adapters/http: + application/ (it drives the use cases) + adapters/pet_json/, in two rooms:
+#     adapters/http/api/   : pure; never adapters/http/server/, nor Asio or Beast (no sockets)
+#     adapters/http/server/: the Beast server; + adapters/http/api/
+#     no source sits in adapters/http/ itself, outside both rooms
 #   adapters/jsonl: + adapters/pet_json/
 #   adapters/cli : + application/ (it drives the data tools' use cases) + adapters/jsonl/ (their
 #                  format)
@@ -18,7 +21,9 @@ endif()
 
 set(violations "")
 
+# check_folder(<folder> <allowed quoted prefixes> <is_adapter> [<forbidden angled regex>])
 function(check_folder folder allowed_quoted is_adapter)
+  set(forbidden_angled "${ARGV3}")
   file(GLOB_RECURSE sources RELATIVE ${ROOT} ${ROOT}/${folder}/*.hpp ${ROOT}/${folder}/*.cpp)
   foreach(source IN LISTS sources)
     file(STRINGS ${ROOT}/${source} includes REGEX "^[ \t]*#[ \t]*include")
@@ -41,6 +46,8 @@ function(check_folder folder allowed_quoted is_adapter)
         if(NOT is_adapter AND target MATCHES "^(boost|lmdb|openssl|CLI|sys|arpa|netinet)" AND
            NOT target MATCHES "^boost/system/")
           list(APPEND violations "${source}: ${line}")
+        elseif(forbidden_angled AND target MATCHES "${forbidden_angled}")
+          list(APPEND violations "${source}: ${line}")
         endif()
       endif()
     endforeach()
@@ -61,8 +68,13 @@ foreach(folder IN LISTS adapter_folders)
   elseif(folder STREQUAL "adapters/pet_json")
     check_folder(${folder} "domain/;adapters/files/;${folder}/" TRUE)
   elseif(folder STREQUAL "adapters/http")
-    check_folder(${folder}
-                 "domain/;ports/;application/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)
+    file(GLOB outside_rooms RELATIVE ${ROOT} ${ROOT}/${folder}/*.hpp ${ROOT}/${folder}/*.cpp)
+    foreach(source IN LISTS outside_rooms)
+      list(APPEND violations "${source}: outside adapters/http/api/ and adapters/http/server/")
+    endforeach()
+    set(http_allowed "domain/;ports/;application/;adapters/pet_json/;adapters/files/")
+    check_folder(${folder}/api "${http_allowed};${folder}/api/" TRUE "^boost/(asio|beast)")
+    check_folder(${folder}/server "${http_allowed};${folder}/api/;${folder}/server/" TRUE)
   elseif(folder STREQUAL "adapters/cli")
     check_folder(${folder}
                  "domain/;ports/;application/;adapters/jsonl/;adapters/files/;${folder}/" TRUE)

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/http/http_message.hpp"
+#include "adapters/http/api/http_message.hpp"
 
 namespace petstore::tests {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "adapters/http/credentials.hpp"
+#include "adapters/http/api/credentials.hpp"
 
 #include "fuzz/fuzz_support.hpp"
 

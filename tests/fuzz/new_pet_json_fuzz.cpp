@@ -14,7 +14,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
-#include "adapters/http/pet_json.hpp"
+#include "adapters/http/api/pet_json.hpp"
 #include "adapters/pet_json/pet_encoder.hpp"
 #include "domain/pet_name.hpp"
 

@@ -1,8 +1,9 @@
-// Fuzzes the framing the server enforces around Beast's parser (adapters/http/request_framing):
-// the bytes arrive in reads of a size the first byte chooses and are fed as the session feeds
-// them: the head, check_head, the body, drop_trailer_fields. Oracles: the read buffer never
-// passes its ceiling; a body never passes its limit; a refusal is an Error of status 400 or 501
-// with a printable message; after the trailers are dropped the request has its head's fields.
+// Fuzzes the framing the server enforces around Beast's parser
+// (adapters/http/server/request_framing): the bytes arrive in reads of a size the first byte
+// chooses and are fed as the session feeds them: the head, check_head, the body,
+// drop_trailer_fields. Oracles: the read buffer never passes its ceiling; a body never passes its
+// limit; a refusal is an Error of status 400 or 501 with a printable message; after the trailers
+// are dropped the request has its head's fields.
 
 #include <algorithm>
 #include <cstddef>
@@ -12,7 +13,7 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http/error.hpp>
 
-#include "adapters/http/request_framing.hpp"
+#include "adapters/http/server/request_framing.hpp"
 
 #include "fuzz/fuzz_support.hpp"
 

@@ -14,7 +14,7 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
-#include "adapters/http/parameters.hpp"
+#include "adapters/http/api/parameters.hpp"
 #include "domain/pet_status.hpp"
 
 #include "fuzz/fuzz_support.hpp"

@@ -20,7 +20,7 @@
 #include <boost/json/value.hpp>
 #include <boost/url/parse.hpp>
 
-#include "adapters/http/http_message.hpp"
+#include "adapters/http/api/http_message.hpp"
 #include "bootstrap/service.hpp"
 #include "support/fake_clock.hpp"
 

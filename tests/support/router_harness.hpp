@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/http/http_message.hpp"
+#include "adapters/http/api/http_message.hpp"
 #include "adapters/logging/logger.hpp"
 #include "bootstrap/service.hpp"
 #include "ports/pet_repository.hpp"

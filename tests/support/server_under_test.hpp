@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "adapters/http/http_server.hpp"
+#include "adapters/http/server/http_server.hpp"
 #include "bootstrap/service.hpp"
 #include "support/fake_clock.hpp"
 #include "support/raw_http_connection.hpp"

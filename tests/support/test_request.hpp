@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/http/http_message.hpp"
+#include "adapters/http/api/http_message.hpp"
 #include "support/fake_key_verifier.hpp"
 
 namespace petstore::tests {

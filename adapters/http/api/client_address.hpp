@@ -1,0 +1,45 @@
+#pragma once
+// The client address of contract section 9: who a request comes from, when a reverse proxy may
+// stand between the client and the service. The failed-authentication throttle counts it and the
+// request log records it.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/http/api/ip_address.hpp"
+#include "domain/error.hpp"
+
+namespace petstore::adapters::http {
+
+// TrustedProxies: the address ranges (CIDR) whose X-Forwarded-For is believed.
+class TrustedProxies {
+ public:
+  TrustedProxies() = default;  // none: X-Forwarded-For is never believed
+
+  // parse: "10.0.0.0/8,2001:db8::/32,192.0.2.1" (a bare address is one host; spaces around
+  // commas allowed; empty: none). invalid_argument naming the first range that is not one.
+  [[nodiscard]] static domain::Result<TrustedProxies> parse(std::string_view ranges);
+
+  [[nodiscard]] bool empty() const noexcept { return ranges_.empty(); }
+  [[nodiscard]] bool contains(const IpAddress& address) const noexcept;
+
+ private:
+  struct Range {
+    IpAddress network;
+    unsigned prefix_bits = 0;  // of the 128; an IPv4 /n is ::ffff:0:0/96+n
+  };
+  std::vector<Range> ranges_;
+};
+
+// client_address: `peer` (the TCP peer's address) unless it is a trusted proxy; then the
+// rightmost address of `forwarded_for` (the X-Forwarded-For field values, joined by commas in
+// the order received) that is not itself a trusted proxy. When every listed address is trusted,
+// or none is listed, the leftmost trusted hop is the client as far as anyone can tell. An entry
+// that is no IP address (an address with a zone, "fe80::1%eth0", is none across hosts) ends the
+// walk there: the trusted hop to its right is the client, since nothing it says to its left can
+// be believed.
+[[nodiscard]] std::string client_address(std::string_view peer, std::string_view forwarded_for,
+                                         const TrustedProxies& proxies);
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,32 @@
+#pragma once
+// The contract's Error responses (section 3): `{"code","message","status"}` with the matching HTTP
+// status. This is the one place that maps the core's error vocabulary to HTTP.
+
+#include <string_view>
+
+#include "adapters/http/api/http_message.hpp"
+#include "domain/error.hpp"
+
+namespace petstore::adapters::http {
+
+// unavailable_retry_after_seconds: the Retry-After of every 503 (contract section 11). One second:
+// what makes a 503 (a drain, a failover, a pool with no live connection, storage too slow) either
+// clears within seconds or lasts until a balancer has moved the client elsewhere, and a client
+// that waits longer only adds its wait to the outage (docs/decisions/retry-after-on-503.md).
+inline constexpr int unavailable_retry_after_seconds = 1;
+
+// error_response: a response with status `status` whose body is the Error object. Every 503 of
+// the service is made here, and carries Retry-After: unavailable_retry_after_seconds.
+[[nodiscard]] HttpResponse error_response(unsigned status, std::string_view code,
+                                          std::string_view message);
+
+// error_response: the response for a core error. invalid_argument becomes 400 with
+// `invalid_argument_code` (validation_failed or invalid_parameter, depending on where it arose).
+[[nodiscard]] HttpResponse error_response(const domain::Error& error,
+                                          std::string_view invalid_argument_code);
+
+// unauthorized: 401 with the WWW-Authenticate challenge of RFC 6750; `key_presented` adds
+// error="invalid_token".
+[[nodiscard]] HttpResponse unauthorized(bool key_presented);
+
+}  // namespace petstore::adapters::http

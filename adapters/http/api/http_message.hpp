@@ -1,0 +1,84 @@
+#pragma once
+// HttpRequest and HttpResponse: the parts of an HTTP exchange the router reads and writes.
+// They are plain structs, free of Beast, so that routing is a pure, unit-testable function and
+// most files need not compile Beast's templates. The session converts to and from the wire.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ports/completion.hpp"
+
+namespace petstore::application {
+class AcceptedKeyMemo;
+}  // namespace petstore::application
+
+namespace petstore::adapters::http {
+
+// HttpRequest: views into a request the session keeps alive until it has been answered.
+struct HttpRequest {
+  std::string_view method;  // as sent, e.g. "GET"
+  std::string_view target;  // request-target, e.g. "/v1/pets?limit=5"
+  std::optional<std::string_view> authorization;
+  bool authorization_repeated = false;  // more than one Authorization field was sent
+  std::optional<std::string_view> content_type;
+  bool content_type_repeated = false;
+  std::optional<std::string_view> content_encoding;
+  std::optional<std::string_view> if_none_match;    // for the static assets of /docs
+  std::optional<std::string_view> accept_encoding;  // likewise
+  std::optional<std::string_view> idempotency_key;
+  bool idempotency_key_repeated = false;
+  std::string_view body;
+  std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"
+  // Every X-Forwarded-For field value, joined by commas in the order received (owned: several
+  // fields have no single view). Believed only from a trusted proxy (client_address.hpp).
+  std::string forwarded_for;
+  // The connection's last accepted key, to skip checking it again; null checks every time.
+  application::AcceptedKeyMemo* accepted_key = nullptr;
+  // When storage must have answered (the server's storage timeout from dispatch): the deadline
+  // every storage call for this request carries, and when the server answers 503 instead.
+  ports::Deadline storage_deadline = ports::no_deadline;
+};
+
+// HeaderName: a field name spelled in the source. Only a string literal converts to one, so a
+// response can hold its names by view, without copying them for every response.
+class HeaderName {
+ public:
+  template <std::size_t Size>
+  // NOLINTNEXTLINE(google-explicit-constructor,hicpp-explicit-conversions): a literal reads best
+  consteval HeaderName(const char (&literal)[Size]) : text_(literal, Size - 1) {}
+
+  [[nodiscard]] constexpr std::string_view text() const noexcept { return text_; }
+
+ private:
+  std::string_view text_;
+};
+
+// HttpResponse: status, header fields beyond the ones every response gets, and the body.
+struct HttpResponse {
+  unsigned status = 200;
+  std::vector<std::pair<HeaderName, std::string>> headers;
+  std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
+
+  // Most responses carry at most this many fields of their own (a page: Cache-Control,
+  // X-Content-Type-Options, Link, X-Request-Id).
+  static constexpr std::size_t typical_header_count = 6;
+
+  // set_header: adds the field; returns its value as stored, valid until the response changes.
+  std::string_view set_header(HeaderName name, std::string value) {
+    if (headers.empty()) {
+      headers.reserve(typical_header_count);  // one allocation for the usual few fields
+    }
+    return headers.emplace_back(name, std::move(value)).second;
+  }
+  [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
+};
+
+// Respond: how a response that is not known at once is delivered, exactly once, on any thread.
+using Respond = std::function<void(HttpResponse)>;
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,199 @@
+#include "adapters/http/api/router.hpp"
+
+#include <string>
+#include <utility>
+
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
+
+#include "adapters/http/api/api_reference.hpp"
+#include "adapters/http/api/credentials.hpp"
+#include "adapters/http/api/error_response.hpp"
+#include "adapters/http/api/pet_endpoints.hpp"
+#include "adapters/http/api/probe_endpoints.hpp"
+#include "adapters/http/api/routes.hpp"
+
+namespace petstore::adapters::http {
+namespace {
+
+HttpResponse method_not_allowed(const Route& route) {
+  HttpResponse response =
+      error_response(405, "method_not_allowed", "this path does not support the method sent");
+  response.set_header("Allow", route.allow());
+  return response;
+}
+
+HttpResponse not_found_path() { return error_response(404, "not_found", "no such path"); }
+
+boost::system::result<boost::urls::url_view> parse_target(std::string_view target) {
+  if (!target.empty() && target.front() == '/') {
+    return boost::urls::parse_origin_form(target);
+  }
+  return boost::urls::parse_absolute_uri(target);
+}
+
+// is_under_v1: whether a path that fits no route is still under /v1 (and so authenticates
+// first), judged as routes are matched: by its first segment, decoded.
+bool is_under_v1(const boost::urls::segments_encoded_view& segments) {
+  return !segments.empty() && **segments.begin() == "v1";
+}
+
+// A target that is no valid URI, judged by its raw path.
+bool is_under_v1(std::string_view raw_path) {
+  return raw_path == "/v1" || raw_path.starts_with("/v1/");
+}
+
+bool is_create(const HttpRequest& request, const RouteMatch& match) {
+  return match.route->endpoint == Endpoint::pets && request.method == "POST";
+}
+
+// operational: the answer on a path outside /v1 (no key needed, none storage-bound).
+HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
+                         const Operation* operation, const RouterOptions& options) {
+  if (match == nullptr) {
+    return not_found_path();
+  }
+  if (operation == nullptr) {
+    return method_not_allowed(*match->route);
+  }
+  switch (match->route->endpoint) {
+    case Endpoint::health:
+    case Endpoint::readiness:
+    case Endpoint::metrics:
+      return probe_response(match->route->endpoint, options);
+    default:
+      return api_reference_response(match->route->endpoint, request);
+  }
+}
+
+// perform_v1: runs an authenticated, routed /v1 operation: a response known at once, or nullopt
+// when it answers through `respond` (moved from).
+std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
+                                       const ports::Principal& principal,
+                                       const HttpRequest& request, const boost::urls::url_view& url,
+                                       const RouteMatch& match, Respond& respond) {
+  switch (match.route->endpoint) {
+    case Endpoint::pets:
+      if (is_create(request, match)) {
+        create_pet(use_cases.create_pet, principal, request, std::move(respond));
+      } else {
+        list_pets(use_cases.list_pets, url.params(), request.storage_deadline, std::move(respond));
+      }
+      return std::nullopt;
+    case Endpoint::pet:
+      get_pet(use_cases.get_pet, match.parameter, request.storage_deadline, std::move(respond));
+      return std::nullopt;
+    default:
+      return list_orders(use_cases.list_orders);
+  }
+}
+
+}  // namespace
+
+Router::Router(const application::UseCases& use_cases, RouterOptions options)
+    : use_cases_(use_cases), options_(std::move(options)) {}
+
+// Router::Step: what the routing step finds from a request's head: what logs and metrics say of
+// it, its target and route, who sent it (under /v1), and the refusal the head already earns
+// (with the /v1 headers under /v1). Without a refusal the request is either operational (not
+// under /v1; its path may still be 404 or 405) or an authenticated operation under /v1.
+struct Router::Step {
+  RequestFacts facts;
+  std::optional<boost::urls::url_view> url;
+  std::optional<RouteMatch> match;
+  const Operation* operation = nullptr;
+  bool under_v1 = false;
+  std::optional<ports::Principal> principal;
+  std::optional<HttpResponse> refusal;
+};
+
+RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
+  Step step = route(request);
+  std::optional<HttpResponse> answer = std::move(step.refusal);
+  if (!answer && !step.under_v1) {
+    answer = operational(request, step.match ? &*step.match : nullptr, step.operation, options_);
+  } else if (!answer) {
+    answer = perform_v1(use_cases_, *step.principal, request, *step.url, *step.match, respond);
+    if (answer) {
+      add_v1_headers(*answer);
+    }
+  }
+  if (answer) {
+    respond(std::move(*answer));  // not moved from: only an answer given later takes it
+  }
+  if (step.principal) {
+    step.facts.principal = std::move(step.principal->id);  // the operation has taken its part
+  }
+  return std::move(step.facts);
+}
+
+std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
+  Step step = route(head);
+  if (step.refusal || !step.under_v1 || !is_create(head, *step.match)) {
+    return std::move(step.refusal);  // only a create takes a body: the others wait for none
+  }
+  auto refused = refuse_create_head(head);
+  if (refused) {
+    add_v1_headers(*refused);
+  }
+  return refused;
+}
+
+Router::Step Router::route(const HttpRequest& request) const {
+  Step step;
+  if (auto url = parse_target(request.target)) {
+    step.url = *url;
+    step.match = match_route(url->encoded_segments());
+    if (step.match && step.match->route->endpoint == Endpoint::metrics && !options_.metrics) {
+      step.match.reset();  // served only when the service has metrics to show
+    }
+  }
+  const auto& url = step.url;
+  const auto& match = step.match;
+  step.operation = match ? match->route->operation(request.method) : nullptr;
+  step.facts.route = match ? match->route->path : "";
+  step.facts.operation = step.operation ? step.operation->id : "";
+  step.facts.client_address =
+      client_address(request.client_address, request.forwarded_for, options_.trusted_proxies);
+  // A target that is no valid URI but names a path under /v1 still authenticates first and gets
+  // the /v1 headers (contract section 2).
+  step.under_v1 = match ? match->route->under_v1
+                  : url ? is_under_v1(url->encoded_segments())
+                        : is_under_v1(request.target.substr(0, request.target.find_first_of("?#")));
+  if (!step.under_v1) {
+    if (!url) {
+      step.refusal =
+          error_response(400, "invalid_parameter", "the request target is not a valid URI");
+    }
+    return step;
+  }
+  const Credentials credentials =
+      read_credentials(request.authorization, request.authorization_repeated);
+  std::optional<std::string_view> token;
+  if (credentials.kind == Credentials::Kind::bearer) {
+    token = credentials.token;
+  }
+  auto principal = use_cases_.authenticate(
+      application::Credential{token, credentials.kind == Credentials::Kind::malformed,
+                              step.facts.client_address},
+      request.accepted_key);
+  if (!principal) {
+    step.refusal = error_response(principal.error(), "invalid_parameter");
+  } else if (!url) {
+    step.refusal =
+        error_response(400, "invalid_parameter", "the request target is not a valid URI");
+  } else if (!match) {
+    step.refusal = not_found_path();
+  } else if (step.operation == nullptr) {
+    step.refusal = method_not_allowed(*match->route);
+  }
+  if (step.refusal) {
+    add_v1_headers(*step.refusal);
+  }
+  if (principal) {
+    step.principal = std::move(*principal);
+  }
+  return step;
+}
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,61 @@
+#include "adapters/http/server/connection_registry.hpp"
+
+#include <vector>
+
+namespace petstore::adapters::http {
+
+bool ConnectionRegistry::add(const std::shared_ptr<ConnectionControl>& connection) {
+  const std::lock_guard lock(mutex_);
+  if (draining_.load(std::memory_order_relaxed) || connections_.size() >= max_) {
+    return false;
+  }
+  connections_.insert(connection);
+  return true;
+}
+
+void ConnectionRegistry::remove(const std::shared_ptr<ConnectionControl>& connection) {
+  const std::lock_guard lock(mutex_);
+  connections_.erase(connection);
+  if (connections_.empty()) {
+    emptied_.notify_all();
+  }
+}
+
+bool ConnectionRegistry::draining() const { return draining_.load(std::memory_order_acquire); }
+
+std::size_t ConnectionRegistry::size() const {
+  const std::lock_guard lock(mutex_);
+  return connections_.size();
+}
+
+void ConnectionRegistry::drain() {
+  std::vector<std::shared_ptr<ConnectionControl>> open;
+  {
+    const std::lock_guard lock(mutex_);
+    draining_.store(true, std::memory_order_release);
+    open.assign(connections_.begin(), connections_.end());
+  }
+  // Outside the lock: a connection that closes at once removes itself.
+  for (const auto& connection : open) {
+    connection->close_if_idle();
+  }
+}
+
+void ConnectionRegistry::close_all() {
+  std::vector<std::shared_ptr<ConnectionControl>> open;
+  {
+    const std::lock_guard lock(mutex_);
+    draining_.store(true, std::memory_order_release);
+    open.assign(connections_.begin(), connections_.end());
+  }
+  for (const auto& connection : open) {
+    connection->close_now();
+  }
+}
+
+bool ConnectionRegistry::wait_until_empty(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return emptied_.wait_for(lock, timeout, [this] { return connections_.empty(); });
+}
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,40 @@
+#pragma once
+// ExchangeWatch: times one request and tells the HttpObserver when it started and how it ended
+// (nothing when the server has no observer). Lives on the session's coroutine frame.
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+
+#include "adapters/http/api/http_message.hpp"
+#include "adapters/http/api/router.hpp"
+#include "adapters/http/server/http_observer.hpp"
+
+namespace petstore::adapters::http {
+
+class ExchangeWatch {
+ public:
+  explicit ExchangeWatch(HttpObserver* observer)
+      : observer_(observer), started_(std::chrono::steady_clock::now()) {
+    if (observer_ != nullptr) {
+      observer_->request_started();
+    }
+  }
+
+  // finished: `facts` are what the router found of the request (for a request refused before
+  // routing, only its client address: the peer's).
+  void finished(std::string_view request_id, std::string_view method, const RequestFacts& facts,
+                const HttpResponse& sent, std::size_t bytes) const {
+    if (observer_ != nullptr) {
+      observer_->request_finished(ExchangeRecord{
+          request_id, method, facts.route, facts.operation, facts.client_address, facts.principal,
+          sent.status, std::chrono::steady_clock::now() - started_, bytes});
+    }
+  }
+
+ private:
+  HttpObserver* observer_;
+  std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,89 @@
+#pragma once
+// Request framing: the rules of RFC 9112 the server enforces around Beast's parser, which leaves
+// them to its user. The connection's read buffer has a hard ceiling; a chunk-size line (with its
+// extensions) and the trailer section are bounded as a request's head is; Transfer-Encoding and
+// Host are checked before a body is read; trailer fields never join the header section.
+// Pure functions over the parser and the buffer, so that a fuzzer can drive them without sockets.
+// Only the Beast translation units include it.
+
+#include <cstddef>
+#include <memory_resource>
+#include <optional>
+#include <string_view>
+#include <tuple>
+
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/system/error_code.hpp>
+
+#include "adapters/http/api/http_message.hpp"
+#include "adapters/http/server/beast_messages.hpp"
+
+namespace petstore::adapters::http {
+
+using RequestParser = boost::beast::http::parser<true, RequestBody, RequestAllocator>;
+
+// request_parser: a parser whose request allocates from `memory` (which must outlive it).
+[[nodiscard]] inline RequestParser request_parser(std::pmr::memory_resource& memory) {
+  const RequestAllocator allocator(&memory);
+  return RequestParser(std::piecewise_construct, std::make_tuple(allocator),
+                       std::make_tuple(allocator));
+}
+
+// The longest chunk-size line, extensions included, that a chunked body may carry.
+inline constexpr std::size_t max_chunk_line_bytes = 4096;
+
+// The most a connection reads at once (Beast's own read size).
+inline constexpr std::size_t read_chunk_bytes = 65536;
+
+// read_buffer_ceiling: the most a connection's read buffer ever holds: one head at its limit plus
+// one read. Past that nothing is buffered; see feed_parser.
+[[nodiscard]] constexpr std::size_t read_buffer_ceiling(std::size_t header_bytes) noexcept {
+  return header_bytes + read_chunk_bytes;
+}
+
+// feed_parser: gives `parser` what `buffer` holds, consuming what it used. Returns success once
+// the head (`whole_message` false) or the whole request is parsed; need_more when it waits for
+// bytes not yet buffered; else Beast's error. What stays buffered while it waits is bounded:
+// an unfinished chunk-size line past max_chunk_line_bytes is bad_chunk, an unfinished trailer
+// section past `header_bytes` is header_limit (as a head past its limit is).
+[[nodiscard]] boost::system::error_code feed_parser(RequestParser& parser,
+                                                    boost::beast::flat_buffer& buffer,
+                                                    bool whole_message, std::size_t header_bytes);
+
+// skip_empty_lines: drops the empty lines (CRLF or LF) a client may send before a request line
+// (RFC 9112 section 2.2).
+void skip_empty_lines(boost::beast::flat_buffer& buffer);
+
+// HeadVerdict: what the head alone decides. A refusal is sent and the connection closed without
+// reading the body; `close_after` serves the request, then closes the connection (suspect
+// framing). The rest is what the session asks of the head, found in the same pass over its
+// fields: `keep_alive`, the client's wish (RFC 9112 section 9.3: HTTP/1.1 unless the first
+// Connection field says close, HTTP/1.0 only if it says keep-alive, as Beast's keep_alive());
+// `expects_continue`, an HTTP/1.1 client waiting for a 100 before its body (Expect:
+// 100-continue); `request_id`, the first X-Request-Id field (a view into the head).
+struct HeadVerdict {
+  std::optional<HttpResponse> refusal;
+  bool close_after = false;
+  bool keep_alive = false;
+  bool expects_continue = false;
+  std::optional<std::string_view> request_id;
+};
+
+// check_head: RFC 9112's rules for Host (section 3.2: exactly one, valid; required in HTTP/1.1)
+// and Transfer-Encoding (section 6.1: chunked last and once, no other coding; on HTTP/1.0 the
+// framing is suspect, so the connection closes after the answer). An unknown coding is 501.
+// One pass over the fields in the order they came: a lookup by name in Beast's index costs a
+// case-insensitive search each, and this runs for every request.
+[[nodiscard]] HeadVerdict check_head(const BeastRequest& head);
+
+// drop_trailer_fields: removes the fields a chunked body's trailer section added after the
+// first `head_fields` (RFC 9110 section 6.5: trailers are never merged into the header section).
+// Returns the size of the trailer section, which is held to the header limit.
+[[nodiscard]] std::size_t drop_trailer_fields(BeastRequest& request, std::size_t head_fields);
+
+// field_count: the number of field lines in `request`'s header section.
+[[nodiscard]] std::size_t field_count(const BeastRequest& request);
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,113 @@
+#pragma once
+// RequestReader: a connection's read side, as a Session uses it: the read buffer (which outlives
+// each request, since a pipelining client sends the next one early) and reads that each run
+// under the deadline HttpLimits sets for them. Generic over the stream so that TLS reuses it.
+// Touched on the connection's executor only. Only the Beast translation units include it.
+
+#include <cstddef>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
+#include <boost/beast/core/stream_traits.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include "adapters/http/server/connection_registry.hpp"
+#include "adapters/http/server/http_server.hpp"
+#include "adapters/http/server/request_framing.hpp"
+
+namespace petstore::adapters::http {
+
+// The coroutines of the session take their parameters by reference, and none co_awaits inside a
+// conditional expression: g++ 12 mishandles both.
+inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitable);
+
+template <class Stream>
+class RequestReader {
+ public:
+  RequestReader(Stream& stream, const HttpLimits& limits)
+      : stream_(stream), limits_(limits), buffer_{read_buffer_ceiling(limits.header_bytes)} {}
+
+  // await_request: waits until the first byte of a request is buffered (empty lines before it
+  // are dropped); false when the connection should end instead: closed, timed out, or draining.
+  // `idle` is true while it waits, for the registry's close_if_idle to read.
+  boost::asio::awaitable<bool> await_request(const ConnectionRegistry& registry, bool& idle) {
+    // A new connection owes its first request at once: it waits under the header timeout, so a
+    // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest.
+    const auto timeout = first_request_ ? limits_.header_timeout : limits_.idle_timeout;
+    first_request_ = false;
+    for (;;) {
+      skip_empty_lines(buffer_);
+      if (buffer_.size() > 0) {
+        idle = false;
+        co_return true;
+      }
+      idle = true;
+      if (registry.draining()) {
+        co_return false;
+      }
+      boost::beast::get_lowest_layer(stream_).expires_after(timeout);
+      const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(4096), use_tuple);
+      if (error) {
+        co_return false;
+      }
+      buffer_.commit(read);
+    }
+  }
+
+  // start_head and start_body: the deadline for what follows (the head, then the body).
+  void start_head() {
+    boost::beast::get_lowest_layer(stream_).expires_after(limits_.header_timeout);
+  }
+  void start_body() { boost::beast::get_lowest_layer(stream_).expires_after(limits_.body_timeout); }
+
+  // parse_buffered: feeds `parser` what is already buffered, not a coroutine, so that a request
+  // that arrived whole (the usual case) costs no coroutine frame. need_more asks for read_more.
+  [[nodiscard]] boost::system::error_code parse_buffered(RequestParser& parser,
+                                                         bool whole_message) {
+    return feed_parser(parser, buffer_, whole_message, limits_.header_bytes);
+  }
+
+  // read_more: reads until the head is parsed (whole_message false) or the whole request.
+  // Beast's async_read does the same, but completes through the scheduler even when the request
+  // was already buffered; parse_buffered answers at once then. The buffer never grows past its
+  // max_size (see feed_parser). Errors are Beast's: end_of_stream, partial_message,
+  // header_limit, body_limit, bad_*, timeout.
+  boost::asio::awaitable<boost::system::error_code> read_more(RequestParser& parser,
+                                                              bool whole_message) {
+    namespace bhttp = boost::beast::http;
+    for (;;) {
+      const auto fed = parse_buffered(parser, whole_message);
+      if (fed != bhttp::error::need_more) {
+        co_return fed;
+      }
+      const std::size_t room = boost::beast::read_size(buffer_, read_chunk_bytes);
+      if (room == 0) {
+        co_return bhttp::error::buffer_overflow;  // unreachable while feed_parser bounds lines
+      }
+      const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(room), use_tuple);
+      if (error == boost::asio::error::eof) {
+        if (!parser.got_some()) {
+          co_return bhttp::error::end_of_stream;
+        }
+        boost::system::error_code incomplete;
+        parser.put_eof(incomplete);  // partial_message: every request states its length
+        co_return incomplete;
+      }
+      if (error) {
+        co_return error;
+      }
+      buffer_.commit(read);
+    }
+  }
+
+ private:
+  Stream& stream_;
+  const HttpLimits& limits_;
+  boost::beast::flat_buffer buffer_;
+  bool first_request_ = true;
+};
+
+}  // namespace petstore::adapters::http

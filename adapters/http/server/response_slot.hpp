@@ -1,0 +1,176 @@
+#pragma once
+// ResponseSlot: where one request's response arrives, from any thread, exactly once, for the
+// connection's coroutine to take on its own executor. Every request gets its own slot (a slot is
+// reused only once nothing else holds it), so a late answer can never land in a later request.
+// responder() is the one way a response comes back, whether the router answers at once or
+// storage answers later:
+// - past the deadline with no answer, wait() gives 503 unavailable and the late answer is
+//   dropped;
+// - when every copy of the responder is destroyed without being called (a completion lost by
+//   storage), the slot is answered 500 instead of hanging the connection.
+// Only operations under /v1 wait for storage, so both carry the /v1 headers (refusal()).
+// A slot holds no I/O object: storage may keep a responder after the server and its io_context
+// are gone, and its answer then goes nowhere. Only the Beast translation units include it.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "adapters/http/api/http_message.hpp"
+#include "adapters/http/server/beast_messages.hpp"
+
+namespace petstore::adapters::http {
+
+class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
+ public:
+  // take_or_make: `spare` when nothing but the caller holds it (a finished request's slot),
+  // else a new slot; either way empty and ready for one request.
+  static std::shared_ptr<ResponseSlot> take_or_make(std::shared_ptr<ResponseSlot>& spare) {
+    if (spare && spare.use_count() == 1) {
+      spare->reset();
+      return spare;
+    }
+    spare = std::make_shared<ResponseSlot>();
+    return spare;
+  }
+
+  // responder: the callback to give the router; call it once, from any thread.
+  [[nodiscard]] Respond responder() { return Responder(shared_from_this()); }
+
+  // take_answered: the response, when the responder was called before anyone waited (storage
+  // that answers at once, the common case), ending the request as wait() would; else nullopt.
+  // Spares such a request the wait's coroutine and timer.
+  [[nodiscard]] std::optional<HttpResponse> take_answered() {
+    const std::lock_guard lock(mutex_);
+    if (!response_) {
+      return std::nullopt;
+    }
+    closed_ = true;
+    std::optional<HttpResponse> answered = std::move(response_);
+    response_.reset();
+    return answered;
+  }
+
+  // wait: the response, once the responder has been called, or 503 once `deadline` has passed
+  // without one (the deadline the storage call carries too: one clock). `timer` belongs to the
+  // calling coroutine and runs on its executor; while the wait lasts, a response wakes it.
+  boost::asio::awaitable<HttpResponse> wait(boost::asio::steady_timer& timer,
+                                            std::chrono::steady_clock::time_point deadline) {
+    const Waiter waiter(*this, timer);
+    bool armed = false;
+    for (;;) {
+      {
+        const std::lock_guard lock(mutex_);
+        if (response_) {
+          co_return std::move(*response_);
+        }
+        if (armed && timer.expiry() <= boost::asio::steady_timer::clock_type::now()) {
+          co_return refusal(503, "unavailable", "storage did not answer in time; try again later");
+        }
+      }
+      if (!armed) {
+        timer.expires_at(deadline);
+        armed = true;
+      }
+      co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+    }
+  }
+
+ private:
+  // Responder: one request's claim on the slot, shared by its copies (a count in the slot, so
+  // that a responder costs no allocation of its own); answers 500 when the last copy dies
+  // uncalled.
+  class Responder {
+   public:
+    explicit Responder(std::shared_ptr<ResponseSlot> slot) : slot_(std::move(slot)) {
+      slot_->responders_.fetch_add(1, std::memory_order_relaxed);
+    }
+    Responder(const Responder& other) : slot_(other.slot_) {
+      slot_->responders_.fetch_add(1, std::memory_order_relaxed);
+    }
+    Responder(Responder&& other) noexcept = default;  // leaves `other` without a slot
+    Responder& operator=(const Responder&) = delete;
+    Responder& operator=(Responder&&) = delete;
+    ~Responder() {
+      if (slot_ && slot_->responders_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+          !slot_->delivered_.load(std::memory_order_acquire)) {
+        slot_->put(refusal(500, "internal_error", "the server failed to answer this request"));
+      }
+    }
+    void operator()(HttpResponse response) const {
+      if (!slot_->delivered_.exchange(true, std::memory_order_acq_rel)) {
+        slot_->put(std::move(response));
+      }
+    }
+
+   private:
+    std::shared_ptr<ResponseSlot> slot_;
+  };
+
+  // Waiter: registers the waiting coroutine's timer for the length of a wait. When the wait ends
+  // (answered, timed out, or its coroutine destroyed with the server), the slot forgets the
+  // timer and drops any answer still to come.
+  class Waiter {
+   public:
+    Waiter(ResponseSlot& slot, boost::asio::steady_timer& timer) : slot_(slot) {
+      const std::lock_guard lock(slot_.mutex_);
+      slot_.timer_ = &timer;
+    }
+    Waiter(const Waiter&) = delete;
+    Waiter& operator=(const Waiter&) = delete;
+    ~Waiter() {
+      const std::lock_guard lock(slot_.mutex_);
+      slot_.timer_ = nullptr;
+      slot_.closed_ = true;
+    }
+
+   private:
+    ResponseSlot& slot_;
+  };
+
+  void put(HttpResponse response) {
+    const std::lock_guard lock(mutex_);
+    if (closed_ || response_) {
+      return;  // too late: the request was answered, or its connection is gone
+    }
+    response_ = std::move(response);
+    // An answer given before wait() began (storage that answers at once) needs no wake-up.
+    // Posted under the lock, so that the waiter (whose end takes the lock) still exists.
+    if (timer_ != nullptr) {
+      boost::asio::post(timer_->get_executor(), [self = shared_from_this()] { self->wake(); });
+    }
+  }
+
+  void wake() {
+    const std::lock_guard lock(mutex_);
+    if (timer_ != nullptr) {
+      timer_->cancel();
+    }
+  }
+
+  // reset: only while nothing else holds the slot, so no responder is alive.
+  void reset() {
+    const std::lock_guard lock(mutex_);
+    response_.reset();
+    closed_ = false;
+    delivered_.store(false, std::memory_order_relaxed);
+  }
+
+  std::mutex mutex_;
+  std::optional<HttpResponse> response_;
+  boost::asio::steady_timer* timer_ = nullptr;  // the waiting coroutine's, while it waits
+  bool closed_ = false;                         // the wait is over: later answers are dropped
+  std::atomic<int> responders_{0};              // live copies of this request's responder
+  std::atomic<bool> delivered_{false};          // this request's responder has been called
+};
+
+}  // namespace petstore::adapters::http

@@ -1,0 +1,246 @@
+#pragma once
+// Session: one HTTP/1.1 connection, as Beast's advanced server keeps one: an object that holds
+// the connection's state (named once, here) and whose member coroutines are its steps. Generic
+// over the stream so that a TLS stream reuses it. Requests are read and answered one at a time,
+// in order, which makes pipelining safe and bounds what a connection buffers to one request and
+// one response. Every read has a deadline: idle keep-alive, headers, body; every write too.
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <memory_resource>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include "adapters/http/server/beast_messages.hpp"
+#include "adapters/http/server/exchange_watch.hpp"
+#include "adapters/http/server/request_id.hpp"
+#include "adapters/http/server/request_reader.hpp"
+#include "adapters/http/server/response_slot.hpp"
+#include "adapters/http/server/response_wire.hpp"
+#include "application/accepted_key_memo.hpp"
+
+namespace petstore::adapters::http {
+
+struct SessionContext {
+  const Router& router;
+  const HttpLimits& limits;
+  ConnectionRegistry& registry;
+  HttpObserver* observer = nullptr;
+};
+
+// ConnectionState: what the session shares with close_if_idle, touched on the connection's
+// executor only (one thread).
+struct ConnectionState {
+  bool idle = true;
+  std::string client_address;  // set once, before the session starts
+};
+
+template <class Stream>
+class Session {
+ public:
+  // Session: serves `stream`, which, like `state` and what `context` names, outlives it.
+  Session(Stream& stream, ConnectionState& state, const SessionContext& context)
+      : stream_(stream),
+        state_(state),
+        context_(context),
+        reader_(stream, context.limits),
+        storage_timer_(stream.get_executor()) {}
+
+  // run: answers requests until the client closes, a deadline passes, a request cannot be read,
+  // or the server drains. The caller closes the stream afterwards (TLS sends close_notify first).
+  boost::asio::awaitable<void> run() {
+    for (;;) {
+      const bool arrived = co_await reader_.await_request(context_.registry, state_.idle);
+      if (!arrived) {
+        break;
+      }
+      std::pmr::monotonic_buffer_resource arena(arena_bytes_.data(), arena_bytes_.size());
+      RequestParser parser = request_parser(arena);
+      parser.header_limit(static_cast<std::uint32_t>(context_.limits.header_bytes));
+      parser.body_limit(context_.limits.body_bytes);
+      HeadVerdict head = co_await read_checked_request(parser);
+      if (read_error_) {
+        if (auto answer = response_to_read_error(read_error_)) {
+          co_await send_final(*answer, nullptr, head);
+        }
+        break;
+      }
+      const BeastRequest& request = parser.get();
+      if (head.refusal) {
+        co_await send_final(*head.refusal, &request, head);
+        break;
+      }
+      const bool keep_alive = co_await answer(request, head);
+      if (!keep_alive) {
+        break;
+      }
+    }
+  }
+
+ private:
+  // The bytes a connection keeps for its requests' fields and body: a usual request (a few
+  // fields and a small body) fits, so it costs no heap allocation; a larger one takes the rest
+  // from the heap, given back when it has been answered.
+  static constexpr std::size_t request_arena_bytes = 2048;
+
+  // Past this, the response buffer is given back after the write (a /docs script, say) rather
+  // than kept for the rest of the connection.
+  static constexpr std::size_t kept_response_buffer = std::size_t{64} * 1024;
+
+  // read_checked_request: the head, checked (check_head; with Expect: 100-continue also the
+  // router's screen_head before the body is invited), then the body, without its trailer
+  // fields. Sets read_error_ when the request could not be read (answered when the error says
+  // so); the verdict is default (no request id, no keep-alive) when no head was read.
+  boost::asio::awaitable<HeadVerdict> read_checked_request(RequestParser& parser) {
+    namespace bhttp = boost::beast::http;
+    reader_.start_head();
+    // The head and the body are usually buffered already: parsed here, no coroutine frame is
+    // allocated for read_more.
+    read_error_ = reader_.parse_buffered(parser, false);
+    if (read_error_ == bhttp::error::need_more) {
+      read_error_ = co_await reader_.read_more(parser, false);
+    }
+    if (read_error_) {
+      co_return HeadVerdict{};
+    }
+    HeadVerdict head = check_head(parser.get());
+    if (head.refusal || parser.is_done()) {
+      co_return head;
+    }
+    if (head.expects_continue) {
+      head.refusal = context_.router.screen_head(plain_request(parser.get()));
+      if (head.refusal) {
+        co_return head;
+      }
+      const bool continued = co_await send_continue();
+      if (!continued) {
+        read_error_ = boost::asio::error::connection_reset;
+        co_return head;
+      }
+    }
+    const std::size_t head_fields = field_count(parser.get());
+    reader_.start_body();
+    read_error_ = reader_.parse_buffered(parser, true);
+    if (read_error_ == bhttp::error::need_more) {
+      read_error_ = co_await reader_.read_more(parser, true);
+    }
+    if (!read_error_ &&
+        drop_trailer_fields(parser.get(), head_fields) > context_.limits.header_bytes) {
+      read_error_ = bhttp::error::header_limit;
+    }
+    co_return head;
+  }
+
+  // answer: routes `request`, waits for its response in a slot of its own (at most the storage
+  // timeout), and writes it; true when the connection may carry another request (`head` says
+  // whether the client wants that and whether the framing allows it).
+  boost::asio::awaitable<bool> answer(const BeastRequest& request, const HeadVerdict& head) {
+    const ExchangeWatch watch(context_.observer);
+    // The client owes nothing while its request is answered (storage has a deadline of its own).
+    boost::beast::get_lowest_layer(stream_).expires_never();
+    HttpRequest plain = plain_request(request);
+    plain.storage_deadline = std::chrono::steady_clock::now() + context_.limits.storage_timeout;
+    const auto slot = ResponseSlot::take_or_make(spare_slot_);
+    const RequestFacts facts = context_.router.handle(plain, slot->responder());
+    HttpResponse response;
+    if (auto answered = slot->take_answered()) {
+      response = std::move(*answered);
+    } else {
+      response = co_await slot->wait(storage_timer_, plain.storage_deadline);
+    }
+    const bool keep_alive = !head.close_after && head.keep_alive && !context_.registry.draining();
+    // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
+    const ResponseFraming framing{request.version(), keep_alive,
+                                  request.method() == boost::beast::http::verb::head};
+    const std::string_view request_id = serialize(response, framing, head);
+    const auto [write_error, written_bytes] = co_await write_wire();
+    release_large_wire();
+    watch.finished(request_id, request.method_string(), facts, response,
+                   body_bytes_sent(response, framing));
+    const bool go_on = !write_error && keep_alive;
+    co_return go_on;
+  }
+
+  // send_final: writes `response`, the last on this connection, and reports it. `request` is
+  // the head it answers, or null when none can be (`head` still has the client's request id
+  // when the head was read and the body was not).
+  boost::asio::awaitable<void> send_final(HttpResponse& response, const BeastRequest* request,
+                                          const HeadVerdict& head) {
+    const ExchangeWatch watch(context_.observer);
+    const bool is_head = request != nullptr && request->method() == boost::beast::http::verb::head;
+    const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, is_head};
+    const std::string_view request_id = serialize(response, framing, head);
+    co_await write_wire();
+    release_large_wire();
+    RequestFacts facts;
+    facts.client_address = state_.client_address;
+    watch.finished(request_id, request != nullptr ? request->method_string() : "", facts, response,
+                   body_bytes_sent(response, framing));
+  }
+
+  // send_continue: the interim 100 response of a client that waits for it before sending its
+  // body (HTTP/1.1 only: RFC 9110 section 10.1.1 forbids it to an HTTP/1.0 client).
+  boost::asio::awaitable<bool> send_continue() {
+    namespace bhttp = boost::beast::http;
+    bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, 11};
+    boost::beast::get_lowest_layer(stream_).expires_after(context_.limits.write_timeout);
+    const auto [error, written] = co_await bhttp::async_write(stream_, interim, use_tuple);
+    co_return !error;
+  }
+
+  // serialize: `response`'s bytes into wire_, with its X-Request-Id (the client's, or a new
+  // one); returns that id, valid until the response changes.
+  std::string_view serialize(HttpResponse& response, const ResponseFraming& framing,
+                             const HeadVerdict& head) {
+    const std::string_view request_id =
+        response.set_header("X-Request-Id", request_id_for(head.request_id));
+    write_response(wire_, response, framing);
+    return request_id;
+  }
+
+  // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
+  // one awaited), so a response nests one coroutine frame less: with the answer's and the
+  // write's frames alone alive, Asio's per-thread cache of two freed frames serves every request.
+  boost::asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_wire() {
+    boost::beast::get_lowest_layer(stream_).expires_after(context_.limits.write_timeout);
+    return boost::asio::async_write(stream_, boost::asio::buffer(wire_), use_tuple);
+  }
+
+  // release_large_wire: gives back a response buffer past kept_response_buffer once sent.
+  void release_large_wire() {
+    if (wire_.capacity() > kept_response_buffer) {
+      std::string().swap(wire_);
+    }
+  }
+
+  // plain_request: the router's view of `request`, with what the connection knows of it.
+  HttpRequest plain_request(const BeastRequest& request) {
+    HttpRequest plain = to_http_request(request);
+    plain.client_address = state_.client_address;
+    plain.accepted_key = &accepted_key_;
+    return plain;
+  }
+
+  Stream& stream_;
+  ConnectionState& state_;
+  const SessionContext context_;
+  RequestReader<Stream> reader_;
+  boost::system::error_code read_error_;  // how the last request's read ended
+  std::string wire_;  // each response's bytes, in a buffer the connection reuses
+  std::shared_ptr<ResponseSlot> spare_slot_;  // the last request's slot, reused once released
+  boost::asio::steady_timer storage_timer_;   // the slot's wait, reused by every request
+  application::AcceptedKeyMemo accepted_key_;
+  alignas(std::max_align_t) std::array<std::byte, request_arena_bytes> arena_bytes_;
+};
+
+}  // namespace petstore::adapters::http

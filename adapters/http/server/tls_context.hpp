@@ -1,0 +1,37 @@
+#pragma once
+// TlsContext: the server's TLS settings and its certificate, reloadable while serving. TLS 1.2
+// and 1.3 only, forward-secret AEAD ciphers. Each new connection takes the context current at
+// its accept; a reload that fails keeps the old one. Included only by the Beast translation units.
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include <boost/asio/ssl/context.hpp>
+
+#include "adapters/http/server/http_server.hpp"
+#include "domain/error.hpp"
+
+namespace petstore::adapters::http {
+
+class TlsContext {
+ public:
+  // load: a context from `files`; invalid_argument with one line when they cannot be used.
+  [[nodiscard]] static domain::Result<std::unique_ptr<TlsContext>> load(const TlsFiles& files);
+
+  // current: the context for a new connection; it stays alive as long as the connection holds it.
+  [[nodiscard]] std::shared_ptr<boost::asio::ssl::context> current() const;
+
+  // reload: reads the files again; on failure the current context stays in use.
+  [[nodiscard]] domain::Result<void> reload();
+
+ private:
+  TlsContext(TlsFiles files, std::shared_ptr<boost::asio::ssl::context> context)
+      : files_(std::move(files)), context_(std::move(context)) {}
+
+  const TlsFiles files_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<boost::asio::ssl::context> context_;
+};
+
+}  // namespace petstore::adapters::http
