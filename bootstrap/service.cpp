@@ -43,7 +43,8 @@ adapters::http::RouterOptions Service::router_options(const ServiceSettings& set
                                                      : Readiness::storage_unavailable;
                                         },
                                         {},
-                                        settings.trusted_proxies};
+                                        settings.trusted_proxies,
+                                        settings.cors};
   if (auto* metrics = settings.metrics) {
     options.metrics = [metrics] { return metrics->exposition(); };
     // Counted once here; the create path keeps the gauge from then on

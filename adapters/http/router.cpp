@@ -7,6 +7,7 @@
 #include <boost/url/url_view.hpp>
 
 #include "adapters/http/api_reference.hpp"
+#include "adapters/http/cors_headers.hpp"
 #include "adapters/http/credentials.hpp"
 #include "adapters/http/error_response.hpp"
 #include "adapters/http/pet_endpoints.hpp"
@@ -136,6 +137,10 @@ std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
   return dispatch(head, nullptr, facts);
 }
 
+void Router::add_cors_headers(const HttpRequest& request, HttpResponse& response) const {
+  http::add_cors_headers(options_.cors, request, response);
+}
+
 std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond* respond,
                                              RequestFacts& facts) const {
   const auto url = parse_target(request.target);
@@ -151,6 +156,12 @@ std::optional<HttpResponse> Router::dispatch(const HttpRequest& request, Respond
   facts.operation = operation ? operation->id : "";
   facts.client_address = application::client_address(request.client_address, request.forwarded_for,
                                                      options_.trusted_proxies);
+  // A browser's preflight carries no key: a listed origin's is answered before authentication.
+  if (match && respond != nullptr) {
+    if (auto preflight = answer_preflight(options_.cors, request, *match->route)) {
+      return preflight;
+    }
+  }
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
   const bool under_v1 =

@@ -259,14 +259,14 @@ boost::asio::awaitable<void> send_final(Stream& stream, const SessionContext& co
   const std::string_view request_id =
       response.set_header("X-Request-Id", request_id_for(read.head.request_id));
   const bool head = request != nullptr && request->method() == boost::beast::http::verb::head;
-  const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head};
-  write_response(wire, response, framing);
+  const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, head, {}};
+  const std::size_t body_bytes = write_response(wire, response, framing);
   co_await write_bytes(stream, context, wire);
   release_large(wire);
   RequestFacts facts;
   facts.client_address = state.client_address;
   watch.finished(request_id, request != nullptr ? request->method_string() : "", facts, response,
-                 body_bytes_sent(response, framing));
+                 body_bytes);
 }
 
 // answer: routes `request`, waits for its response in a slot of its own (at most the storage
@@ -295,19 +295,20 @@ boost::asio::awaitable<bool> answer(Stream& stream, const SessionContext& contex
   } else {
     response = co_await slot->wait(storage_timer, plain.storage_deadline);
   }
+  context.router.add_cors_headers(plain, response);
   const bool keep_alive =
       !read.head.close_after && read.head.keep_alive && !context.registry.draining();
   const std::string_view request_id =
       response.set_header("X-Request-Id", request_id_for(read.head.request_id));
   // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
   const ResponseFraming framing{request.version(), keep_alive,
-                                request.method() == boost::beast::http::verb::head};
-  write_response(wire, response, framing);
+                                request.method() == boost::beast::http::verb::head,
+                                plain.accept_encoding};
+  const std::size_t body_bytes = write_response(wire, response, framing);
   const auto [write_error, written_bytes] = co_await write_bytes(stream, context, wire);
   release_large(wire);
   const bool written = !write_error;
-  watch.finished(request_id, request.method_string(), facts, response,
-                 body_bytes_sent(response, framing));
+  watch.finished(request_id, request.method_string(), facts, response, body_bytes);
   const bool go_on = written && keep_alive;
   co_return go_on;
 }
