@@ -19,6 +19,7 @@ gzip_run() {
   gzip_plain_bytes=$(curl -sf -o /dev/null -w '%{size_download}' -H "$auth" "$url")
   gzip_bytes=$(curl -sf -o /dev/null -w '%{size_download}' -H "$auth" -H 'Accept-Encoding: gzip' "$url")
   gzip_head_bytes=$(curl -sf -o /dev/null -w '%{size_header}' -H "$auth" -H 'Accept-Encoding: gzip' "$url")
+  gzip_plain_head_bytes=$(curl -sf -o /dev/null -w '%{size_header}' -H "$auth" "$url")
   stop "$gzip_pid"
   machine="$(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, Linux $(uname -r)"
 }
@@ -42,7 +43,7 @@ gzip_section() {
   cat <<TEXT
 ## gzip
 
-Measured $(date -u +%F) by \`bench/run --gzip\` (Release build, $rounds interleaved rounds of
+Measured $(date -u +%F) by \`$invocation\` (Release build, $rounds interleaved rounds of
 $seconds s runs at 64 connections) on: $machine. One \`petstore serve --threads 1\` (memory,
 $seed_pets pets) pinned to CPU 0, \`wrk -t1\` to CPU 1, answers \`GET /v1/pets?limit=100\` with a
 bearer key, without and with \`Accept-Encoding: gzip\` (zlib level 1, made once per thread and
@@ -56,7 +57,7 @@ server's user and system time over the run divided by the requests wrk counted.
 | server CPU us/request | $cpu_plain | $cpu_gzip | +$cpu_extra us |
 | p99 latency us | $p99_plain | $p99_gzip | |
 
-The response's fields are $gzip_head_bytes bytes either way (gzip adds \`Content-Encoding\`).
+The response's fields take $gzip_head_bytes bytes gzipped and $gzip_plain_head_bytes as they are.
 What gzip costs is the CPU row's difference: compressing one page at level 1. What it saves is the
 bytes row: on a network slower than loopback, where transfer and not the server's CPU bounds a
 client, that is the time that matters; on loopback with the server's one CPU saturated, the
