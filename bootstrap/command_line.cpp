@@ -33,6 +33,7 @@ struct ServeFlags {
   std::string log_format = "json";
   std::string log_level = "info";
   std::string trusted_proxies;
+  std::string cors_origins;
 };
 
 // Sizes in bytes, or with a unit: 64KiB (1024), 64kB (1000), 1GiB, ...
@@ -70,6 +71,16 @@ CLI::Validator trusted_proxy_ranges() {
         return parsed ? "" : parsed.error().message;
       },
       "CIDR,...");
+}
+
+// Likewise for --cors-origins: each entry an origin (scheme://host[:port]).
+CLI::Validator cors_origin_list() {
+  return CLI::Validator(
+      [](const std::string& value) -> std::string {
+        const auto parsed = adapters::http::CorsPolicy::parse(value);
+        return parsed ? "" : parsed.error().message;
+      },
+      "ORIGIN,...");
 }
 
 // The listening socket, TLS, keys and who may call.
@@ -112,6 +123,11 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
                   "Proxies (CIDR,...) whose X-Forwarded-For names the client")
       ->envname("PETSTORE_TRUSTED_PROXIES")
       ->check(trusted_proxy_ranges());
+  serve
+      .add_option("--cors-origins", flags.cors_origins,
+                  "Origins (scheme://host[:port],...) whose browser pages may call the API (CORS)")
+      ->envname("PETSTORE_CORS_ORIGINS")
+      ->check(cors_origin_list());
 }
 
 void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
@@ -255,6 +271,10 @@ void apply(const ServeFlags& flags, ServeOptions& options) {
   // Checked while parsing (trusted_proxy_ranges).
   if (auto proxies = adapters::http::TrustedProxies::parse(flags.trusted_proxies)) {
     options.trusted_proxies = std::move(*proxies);
+  }
+  // Checked while parsing (cors_origin_list).
+  if (auto cors = adapters::http::CorsPolicy::parse(flags.cors_origins)) {
+    options.cors = std::move(*cors);
   }
   // Both were checked against their words while parsing.
   options.log_format =

@@ -250,11 +250,11 @@ int run_serve(const ServeOptions& options) {
     return 0;
   }
   auto& reloadable_keys = *keys->verifier;
-  Service service(
-      ServiceParts{std::move(*pets), std::move(keys->verifier),
-                   adapters::clock::make_system_clock()},
-      ServiceSettings{options.auth_failures_per_minute, &metrics, logger.get(),
-                      [&storage_ready] { return storage_ready.load(); }, options.trusted_proxies});
+  Service service(ServiceParts{std::move(*pets), std::move(keys->verifier),
+                               adapters::clock::make_system_clock()},
+                  ServiceSettings{options.auth_failures_per_minute, &metrics, logger.get(),
+                                  [&storage_ready] { return storage_ready.load(); },
+                                  options.trusted_proxies, options.cors});
   ServiceObserver observer(metrics, *logger);
   auto server = start_server(options, *address, service, observer);
   if (!server) {

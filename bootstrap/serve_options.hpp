@@ -9,6 +9,7 @@
 #include <string>
 
 #include "adapters/http/api/client_address.hpp"
+#include "adapters/http/api/cors_policy.hpp"
 #include "adapters/http/server/http_server.hpp"
 #include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
@@ -29,6 +30,7 @@ struct ServeOptions {
   bool allow_plain_http = false;
   double auth_failures_per_minute = 60;
   adapters::http::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
+  adapters::http::CorsPolicy cors;                 // none: no page of another origin may call
   adapters::http::HttpLimits limits;
   // On SIGTERM/SIGINT: /readyz answers 503 and serving goes on this long before the drain.
   std::chrono::milliseconds drain_delay{0};

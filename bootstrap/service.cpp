@@ -45,7 +45,8 @@ adapters::http::RouterOptions Service::router_options(const ServiceSettings& set
                                                      : Readiness::storage_unavailable;
                                         },
                                         {},
-                                        settings.trusted_proxies};
+                                        settings.trusted_proxies,
+                                        settings.cors};
   if (auto* metrics = settings.metrics) {
     // Each scrape starts a count and shows the latest answer, never waiting for storage.
     options.metrics = [this, metrics] {

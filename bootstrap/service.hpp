@@ -36,6 +36,8 @@ struct ServiceSettings {
   std::function<bool()> storage_ready{};
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
   adapters::http::TrustedProxies trusted_proxies{};
+  // Origins whose browser pages may call the API (CORS); none by default.
+  adapters::http::CorsPolicy cors{};
 };
 
 class Service {

@@ -7,6 +7,7 @@
 #include <boost/url/url_view.hpp>
 
 #include "adapters/http/api/api_reference.hpp"
+#include "adapters/http/api/cors_headers.hpp"
 #include "adapters/http/api/credentials.hpp"
 #include "adapters/http/api/error_response.hpp"
 #include "adapters/http/api/pet_endpoints.hpp"
@@ -105,11 +106,14 @@ struct Router::Step {
   bool under_v1 = false;
   std::optional<ports::Principal> principal;
   std::optional<HttpResponse> refusal;
+  // A listed origin's CORS preflight, answered before authentication: it carries no key.
+  std::optional<HttpResponse> preflight;
 };
 
 RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
   Step step = route(request);
-  std::optional<HttpResponse> answer = std::move(step.refusal);
+  std::optional<HttpResponse> answer =
+      step.preflight ? std::move(step.preflight) : std::move(step.refusal);
   if (!answer && !step.under_v1) {
     answer = operational(request, step.match ? &*step.match : nullptr, step.operation, options_);
   } else if (!answer) {
@@ -139,6 +143,10 @@ std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
   return refused;
 }
 
+void Router::add_cors_headers(const HttpRequest& request, HttpResponse& response) const {
+  http::add_cors_headers(options_.cors, request, response);
+}
+
 Router::Step Router::route(const HttpRequest& request) const {
   Step step;
   if (auto url = parse_target(request.target)) {
@@ -155,6 +163,12 @@ Router::Step Router::route(const HttpRequest& request) const {
   step.facts.operation = step.operation ? step.operation->id : "";
   step.facts.client_address =
       client_address(request.client_address, request.forwarded_for, options_.trusted_proxies);
+  if (match) {
+    step.preflight = answer_preflight(options_.cors, request, *match->route);
+    if (step.preflight) {
+      return step;
+    }
+  }
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
   step.under_v1 = match ? match->route->under_v1

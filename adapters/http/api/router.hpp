@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "adapters/http/api/client_address.hpp"
+#include "adapters/http/api/cors_policy.hpp"
 #include "adapters/http/api/http_message.hpp"
 #include "application/use_cases.hpp"
 
@@ -37,6 +38,8 @@ struct RouterOptions {
   std::function<std::string()> metrics;
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
   TrustedProxies trusted_proxies{};
+  // Origins whose pages may call the API from a browser (CORS); none by default.
+  CorsPolicy cors{};
 };
 
 class Router {
@@ -54,6 +57,11 @@ class Router {
   // the refusal its head already earns by the same order of checks (401, 429, 415, ...), or
   // nullopt when only the body can decide. `head.body` is ignored. Thread-safe.
   [[nodiscard]] std::optional<HttpResponse> screen_head(const HttpRequest& head) const;
+
+  // add_cors_headers: the CORS fields `response`, whatever gave it (the router, or the server's
+  // own 503 when storage was too slow), owes the origin of `request` (cors_headers.hpp).
+  // Thread-safe.
+  void add_cors_headers(const HttpRequest& request, HttpResponse& response) const;
 
  private:
   struct Step;

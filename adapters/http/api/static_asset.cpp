@@ -43,40 +43,7 @@ std::string gzip(std::string_view bytes) {
   return result == Z_STREAM_END ? out : std::string();
 }
 
-// q_is_zero: whether a coding's parameters ("q=0", "q=0.000") give it no weight.
-bool q_is_zero(std::string_view parameters) {
-  for (std::size_t at = 0; at < parameters.size();) {
-    const auto end = std::min(parameters.find(';', at), parameters.size());
-    const std::string_view parameter = trim_ows(parameters.substr(at, end - at));
-    if (parameter.size() >= 2 && ascii_lower(parameter[0]) == 'q' && parameter[1] == '=') {
-      const std::string_view value = parameter.substr(2);
-      return value.find_first_not_of("0.") == std::string_view::npos;
-    }
-    at = end + 1;
-  }
-  return false;
-}
-
 }  // namespace
-
-bool accepts_gzip(std::string_view accept_encoding) {
-  bool named = false;
-  bool any = false;
-  for (std::size_t at = 0; at <= accept_encoding.size();) {
-    const auto end = std::min(accept_encoding.find(',', at), accept_encoding.size());
-    const std::string_view member = trim_ows(accept_encoding.substr(at, end - at));
-    const auto semicolon = std::min(member.find(';'), member.size());
-    const std::string_view coding = trim_ows(member.substr(0, semicolon));
-    const bool weighted = !q_is_zero(member.substr(semicolon));
-    if (equals_ignoring_case(coding, "gzip") || equals_ignoring_case(coding, "x-gzip")) {
-      return weighted;  // named: its own weight decides
-    }
-    any = any || (coding == "*" && weighted);
-    named = named || coding == "*";
-    at = end + 1;
-  }
-  return named && any;
-}
 
 bool matches_etag(std::string_view if_none_match, std::string_view etag) {
   if (trim_ows(if_none_match) == "*") {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/http/api/accept_encoding.hpp"  // accepts_gzip, which respond() applies
 #include "adapters/http/api/http_message.hpp"
 
 namespace petstore::adapters::http {
@@ -29,10 +30,6 @@ class StaticAsset {
   std::string gzipped_;    // empty when compressing failed or did not pay
   std::string gzip_etag_;  // of the gzip form: another representation, another tag
 };
-
-// accepts_gzip: whether an Accept-Encoding value takes gzip (RFC 9110 section 12.5.3: named or
-// "*", with a q above 0; "gzip;q=0" refuses it).
-[[nodiscard]] bool accepts_gzip(std::string_view accept_encoding);
 
 // matches_etag: whether an If-None-Match value names `etag` ("*", or a list compared weakly).
 [[nodiscard]] bool matches_etag(std::string_view if_none_match, std::string_view etag);

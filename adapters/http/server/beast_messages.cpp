@@ -45,6 +45,12 @@ HttpRequest to_http_request(const BeastRequest& request) {
       case bhttp::field::accept_encoding:
         take_first(converted.accept_encoding, nullptr, value);
         break;
+      case bhttp::field::origin:
+        take_first(converted.origin, nullptr, value);
+        break;
+      case bhttp::field::access_control_request_method:
+        take_first(converted.access_control_request_method, nullptr, value);
+        break;
       case bhttp::field::unknown:
         if (equals_ignoring_case(field.name_string(), "X-Forwarded-For")) {
           converted.forwarded_for.append(converted.forwarded_for.empty() ? "" : ",").append(value);

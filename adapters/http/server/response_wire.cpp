@@ -5,7 +5,9 @@
 
 #include <boost/beast/http/status.hpp>
 
+#include "adapters/http/api/accept_encoding.hpp"
 #include "adapters/http/api/ascii.hpp"
+#include "adapters/http/server/response_gzip.hpp"
 
 namespace petstore::adapters::http {
 namespace {
@@ -33,10 +35,10 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
 // RFC 9110 §8.6: no Content-Length in a 1xx or 204 response, nor in a 304.
 bool has_content_length(unsigned status) { return status >= 200 && status != 204 && status != 304; }
 
-}  // namespace
-
-void write_response(std::string& out, const HttpResponse& response,
-                    const ResponseFraming& framing) {
+// write_head: the status line and fields, with `extra_fields` (whole lines) before Connection,
+// and a Content-Length of `content_length`.
+void write_head(std::string& out, const HttpResponse& response, const ResponseFraming& framing,
+                std::size_t content_length, std::string_view extra_fields) {
   out.clear();
   out.append(framing.version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
   append_decimal(out, response.status);
@@ -52,6 +54,7 @@ void write_response(std::string& out, const HttpResponse& response,
   for (const auto& [name, value] : response.headers) {
     append_field(out, name.text(), value);
   }
+  out.append(extra_fields);
   if (framing.version == 10 && framing.keep_alive) {
     append_field(out, "Connection", "keep-alive");
   } else if (framing.version != 10 && !framing.keep_alive) {
@@ -59,13 +62,44 @@ void write_response(std::string& out, const HttpResponse& response,
   }
   if (has_content_length(response.status)) {
     out.append("Content-Length: ");
-    append_decimal(out, response.body.size());
+    append_decimal(out, content_length);
     out.append("\r\n");
   }
   out.append("\r\n");
-  if (!framing.head) {
-    out.append(response.body);
+}
+
+// write_compressible: a response gzip applies to, gzipped when the client takes it.
+std::size_t write_compressible(std::string& out, const HttpResponse& response,
+                               const ResponseFraming& framing) {
+  std::string_view body = response.body;
+  std::string_view fields = "Vary: Accept-Encoding\r\n";
+  if (framing.accept_encoding && accepts_gzip(*framing.accept_encoding)) {
+    if (const std::string_view gzipped = gzip_fast(body); !gzipped.empty()) {
+      body = gzipped;
+      fields = "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n";
+    }
   }
+  write_head(out, response, framing, body.size(), fields);
+  if (framing.head) {
+    return 0;
+  }
+  out.append(body);
+  return body.size();
+}
+
+}  // namespace
+
+std::size_t write_response(std::string& out, const HttpResponse& response,
+                           const ResponseFraming& framing) {
+  if (response.body.size() > gzip_threshold_bytes && compressible(response)) {
+    return write_compressible(out, response, framing);
+  }
+  write_head(out, response, framing, response.body.size(), {});
+  if (framing.head) {
+    return 0;
+  }
+  out.append(response.body);
+  return response.body.size();
 }
 
 }  // namespace petstore::adapters::http

@@ -5,7 +5,9 @@
 // per-response field container; requests are still parsed by Beast.
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "adapters/http/api/http_message.hpp"
 
@@ -15,17 +17,17 @@ struct ResponseFraming {
   unsigned version = 11;   // the request's: 10 or 11
   bool keep_alive = true;  // false: the connection closes after this response
   bool head = false;       // a response to HEAD: the body's length, not its bytes
+  // The request's Accept-Encoding, read only when the response is large enough to gzip.
+  std::optional<std::string_view> accept_encoding;
 };
 
 // write_response: replaces `out` (keeping its capacity) with `response` as sent: the status line;
 // Date; Content-Type application/json for a body without one; the response's own fields in order;
-// Connection as `framing` asks; Content-Length; then the body, unless `framing.head`.
-void write_response(std::string& out, const HttpResponse& response, const ResponseFraming& framing);
-
-// body_bytes_sent: for logs and metrics, the body bytes a response carries (none for HEAD).
-[[nodiscard]] inline std::size_t body_bytes_sent(const HttpResponse& response,
-                                                 const ResponseFraming& framing) {
-  return framing.head ? 0 : response.body.size();
-}
+// Connection as `framing` asks; Content-Length; then the body, unless `framing.head`. A
+// compressible body (response_gzip.hpp) adds Vary: Accept-Encoding, and goes out gzipped, with
+// Content-Encoding: gzip, when `framing.accept_encoding` takes gzip; a HEAD response gets the same
+// fields. Returns the body bytes sent, for logs and metrics (none for HEAD).
+std::size_t write_response(std::string& out, const HttpResponse& response,
+                           const ResponseFraming& framing);
 
 }  // namespace petstore::adapters::http

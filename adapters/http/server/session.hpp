@@ -158,15 +158,16 @@ class Session {
     } else {
       response = co_await slot->wait(storage_timer_, plain.storage_deadline);
     }
+    context_.router.add_cors_headers(plain, response);
     const bool keep_alive = !head.close_after && head.keep_alive && !context_.registry.draining();
     // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
     const ResponseFraming framing{request.version(), keep_alive,
-                                  request.method() == boost::beast::http::verb::head};
-    const std::string_view request_id = serialize(response, framing, head);
+                                  request.method() == boost::beast::http::verb::head,
+                                  plain.accept_encoding};
+    const Serialized sent = serialize(response, framing, head);
     const auto [write_error, written_bytes] = co_await write_wire();
     release_large_wire();
-    watch.finished(request_id, request.method_string(), facts, response,
-                   body_bytes_sent(response, framing));
+    watch.finished(sent.request_id, request.method_string(), facts, response, sent.body_bytes);
     const bool go_on = !write_error && keep_alive;
     co_return go_on;
   }
@@ -178,14 +179,15 @@ class Session {
                                           const HeadVerdict& head) {
     const ExchangeWatch watch(context_.observer);
     const bool is_head = request != nullptr && request->method() == boost::beast::http::verb::head;
-    const ResponseFraming framing{request != nullptr ? request->version() : 11U, false, is_head};
-    const std::string_view request_id = serialize(response, framing, head);
+    const ResponseFraming framing{
+        request != nullptr ? request->version() : 11U, false, is_head, {}};
+    const Serialized sent = serialize(response, framing, head);
     co_await write_wire();
     release_large_wire();
     RequestFacts facts;
     facts.client_address = state_.client_address;
-    watch.finished(request_id, request != nullptr ? request->method_string() : "", facts, response,
-                   body_bytes_sent(response, framing));
+    watch.finished(sent.request_id, request != nullptr ? request->method_string() : "", facts,
+                   response, sent.body_bytes);
   }
 
   // send_continue: the interim 100 response of a client that waits for it before sending its
@@ -198,14 +200,19 @@ class Session {
     co_return !error;
   }
 
-  // serialize: `response`'s bytes into wire_, with its X-Request-Id (the client's, or a new
-  // one); returns that id, valid until the response changes.
-  std::string_view serialize(HttpResponse& response, const ResponseFraming& framing,
-                             const HeadVerdict& head) {
+  // Serialized: the response's X-Request-Id (valid until the response changes) and the body
+  // bytes sent (gzipped or not; none for HEAD), for logs and metrics.
+  struct Serialized {
+    std::string_view request_id;
+    std::size_t body_bytes = 0;
+  };
+
+  // serialize: `response`'s bytes into wire_, with its X-Request-Id (the client's, or a new one).
+  Serialized serialize(HttpResponse& response, const ResponseFraming& framing,
+                       const HeadVerdict& head) {
     const std::string_view request_id =
         response.set_header("X-Request-Id", request_id_for(head.request_id));
-    write_response(wire_, response, framing);
-    return request_id;
+    return Serialized{request_id, write_response(wire_, response, framing)};
   }
 
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the

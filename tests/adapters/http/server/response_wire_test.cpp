@@ -74,22 +74,22 @@ TEST(ResponseWire, AnEmptyBodyHasLengthZeroAndNoContentType) {
 }
 
 TEST(ResponseWire, ClosingAnHttp11ConnectionSaysSo) {
-  const std::string wire = wire_of(json_response(400, "{}"), {11, false, false});
+  const std::string wire = wire_of(json_response(400, "{}"), {11, false, false, {}});
   EXPECT_NE(wire.find("\r\nConnection: close\r\n"), std::string::npos) << wire;
-  EXPECT_EQ(wire_of(json_response(400, "{}"), {11, true, false}).find("Connection"),
+  EXPECT_EQ(wire_of(json_response(400, "{}"), {11, true, false, {}}).find("Connection"),
             std::string::npos);
 }
 
 TEST(ResponseWire, Http10KeepsAliveOnlyWhenItSaysSo) {
-  const std::string kept = wire_of(json_response(200, "{}"), {10, true, false});
+  const std::string kept = wire_of(json_response(200, "{}"), {10, true, false, {}});
   EXPECT_TRUE(kept.starts_with("HTTP/1.0 200 OK\r\n")) << kept;
   EXPECT_NE(kept.find("\r\nConnection: keep-alive\r\n"), std::string::npos) << kept;
-  EXPECT_EQ(wire_of(json_response(200, "{}"), {10, false, false}).find("Connection"),
+  EXPECT_EQ(wire_of(json_response(200, "{}"), {10, false, false, {}}).find("Connection"),
             std::string::npos);
 }
 
 TEST(ResponseWire, AHeadResponseHasTheLengthButNotTheBody) {
-  const std::string wire = wire_of(json_response(200, R"([{"id":1}])"), {11, true, true});
+  const std::string wire = wire_of(json_response(200, R"([{"id":1}])"), {11, true, true, {}});
   EXPECT_TRUE(wire.ends_with("\r\nContent-Length: 10\r\n\r\n")) << wire;
 }
 
