@@ -46,18 +46,21 @@ __attribute__((target("sse4.2"))) std::uint32_t update_sse42(std::uint32_t crc,
   return narrow;
 }
 
-// Asked once, at start-up; __builtin_cpu_init first, as a static initialiser must.
-const bool has_sse42 = [] {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("sse4.2") != 0;
-}();
+// cpu_has_sse42: asked once (__builtin_cpu_init first, as the first use may come early).
+bool cpu_has_sse42() noexcept {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sse4.2") != 0;
+  }();
+  return has;
+}
 #endif
 
 }  // namespace
 
 std::uint32_t crc32c(std::string_view bytes) noexcept {
 #if defined(__x86_64__)
-  if (has_sse42) {
+  if (cpu_has_sse42()) {
     return ~update_sse42(~0U, bytes);
   }
 #endif

@@ -132,9 +132,9 @@ TEST(LmdbIntegrity, AVersion2RecordThatWasDamagedStaysDamagedAfterTheMigration) 
 
 TEST(LmdbIntegrity, AMigrationThatOutgrowsTheMapGrowsIt) {
   const TempDir temp;
+  (void)open_repository(options_for(temp.path()));  // a map the raw writes below fit in
   auto options = tiny_map();
   options.data_dir = temp.path();
-  (void)open_repository(options);
   std::vector<std::pair<std::string, std::string>> pets;
   for (std::uint64_t id = 1; id <= 2000; ++id) {
     pets.emplace_back(big_endian(id),
