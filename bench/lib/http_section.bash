@@ -136,6 +136,11 @@ $(row R1 256)
 $(row R2 64)
 $(row R1-log 64)
 
+R1 on LMDB, the default storage (its own $seed_pets pets), run right after R1 in memory in each
+round and quoted against nginx's and memory's R1 of the same round:
+
+$(r1_lmdb_table)
+
 Peak resident memory of the R1 server (10,000 pets, after every R1 run up to 256 connections):
 $((r1_peak_rss_kib / 1024)) MiB (VmHWM).
 

@@ -182,6 +182,27 @@ TEST(DataCommands, ImportOfAFileThatCannotBeReadFails) {
   EXPECT_EQ(run.err, "petstore: cannot read " + missing.string() + ": No such file or directory\n");
 }
 
+TEST(DataCommands, ExportStopsAtAPetWhoseBytesChangedOnDisk) {
+  const TempDir temp;
+  const fs::path dir = temp.path() / "store";
+  store_pets(dir, {pet(1, "Rex", 1), pet(2, "Corruptible", 2), pet(3, "Tom", 3)});
+  // One bit of the name flipped in the file itself ('C' to 'B'): still a valid name, so only the
+  // record's checksum can tell.
+  std::string bytes = read_file(dir / "data.mdb");
+  std::size_t flipped = 0;
+  for (auto at = bytes.find("Corruptible"); at != std::string::npos;
+       at = bytes.find("Corruptible", at + 1)) {
+    bytes[at] = 'B';
+    ++flipped;
+  }
+  ASSERT_GE(flipped, 1U);
+  write_file(dir / "data.mdb", bytes);
+  const auto run = run_petstore({"export", "--data-dir", dir});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("a stored record is damaged"), std::string::npos) << run.err;
+  EXPECT_EQ(run.out.find("Borruptible"), std::string::npos) << "never served as data";
+}
+
 TEST(DataCommands, BackupWritesACopyThatServeOpens) {
   const TempDir temp;
   const fs::path dir = temp.path() / "store";

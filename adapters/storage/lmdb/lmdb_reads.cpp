@@ -40,7 +40,7 @@ domain::Result<ports::PetPage> read_all(MDB_txn* txn, const Databases& dbs, doma
       break;
     }
     const auto id = decode_pet_key(view(key));
-    auto pet = decode_pet_record(view(value));
+    auto pet = decode_pet_record(view(value), Validation::checksum);
     if (!id || !pet) {
       return damaged_record();
     }
@@ -104,7 +104,7 @@ domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs, domain:
     ::lmdb::val key{bytes.data(), bytes.size()};
     ::lmdb::val value;
     if (::lmdb::dbi_get(txn, dbs.pets, key, value)) {
-      auto pet = decode_pet_record(view(value));
+      auto pet = decode_pet_record(view(value), Validation::checksum);
       if (!pet) {
         return pet.error();
       }

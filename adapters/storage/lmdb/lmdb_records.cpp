@@ -1,11 +1,20 @@
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 
+#include <cstring>
 #include <utility>
+
+#include <boost/endian/conversion.hpp>
+
+#include "adapters/storage/lmdb/lmdb_checksum.hpp"
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
+// Format bytes: 1 for idempotency records (and the pet records of schema versions 1 and 2), 2 for
+// pet records with a crc32c.
 constexpr char record_format = 1;
+constexpr char checked_pet_format = 2;
+constexpr std::size_t crc_size = 4;
 constexpr std::size_t u64_size = 8;
 constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63U;
 
@@ -17,8 +26,10 @@ std::string new_pet_body(const domain::NewPet& pet) {
   return body;
 }
 
-domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body) {
-  if (body.size() < u64_size + 1) {
+// decode_new_pet_body: a body's pet; with Validation::checksum (the caller has checked the bytes
+// are those written) the name is taken as it is, since parse accepted it before it was written.
+domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body, Validation validation) {
+  if (body.size() < u64_size + 2) {  // a name has at least one byte
     return damaged_record();
   }
   const auto category = decode_u64(body.substr(0, u64_size));
@@ -26,12 +37,17 @@ domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body) {
   if (!category || status_byte > static_cast<unsigned char>(domain::PetStatus::sold)) {
     return damaged_record();
   }
-  auto name = domain::PetName::parse(body.substr(u64_size + 1));
+  const std::string_view name_bytes = body.substr(u64_size + 1);
+  const auto category_id = domain::CategoryId{static_cast<std::int64_t>(*category)};
+  const auto status = static_cast<domain::PetStatus>(status_byte);
+  if (validation == Validation::checksum) {
+    return domain::NewPet{domain::PetName::trusted(name_bytes), category_id, status};
+  }
+  auto name = domain::PetName::parse(name_bytes);
   if (!name) {
     return damaged_record();
   }
-  return domain::NewPet{std::move(*name), domain::CategoryId{static_cast<std::int64_t>(*category)},
-                        static_cast<domain::PetStatus>(status_byte)};
+  return domain::NewPet{std::move(*name), category_id, status};
 }
 
 }  // namespace
@@ -50,10 +66,8 @@ std::optional<std::uint64_t> decode_u64(std::string_view bytes) {
     return std::nullopt;
   }
   std::uint64_t value = 0;
-  for (const char byte : bytes) {
-    value = (value << 8U) | static_cast<unsigned char>(byte);
-  }
-  return value;
+  std::memcpy(&value, bytes.data(), u64_size);  // two per pet of every page: one load, one swap
+  return boost::endian::big_to_native(value);
 }
 
 std::string pet_key(domain::PetId id) { return encode_u64(static_cast<std::uint64_t>(id.value)); }
@@ -70,13 +84,34 @@ std::string status_key(domain::PetStatus status, domain::PetId id) {
   return static_cast<char>(status) + pet_key(id);
 }
 
-std::string pet_record(const domain::NewPet& pet) { return record_format + new_pet_body(pet); }
+std::string pet_record(const domain::NewPet& pet) {
+  const std::string body = new_pet_body(pet);
+  std::string record(1, checked_pet_format);
+  record += encode_u64(crc32c(body)).substr(u64_size - crc_size);
+  record += body;
+  return record;
+}
 
-domain::Result<domain::NewPet> decode_pet_record(std::string_view record) {
+domain::Result<domain::NewPet> decode_pet_record(std::string_view record, Validation validation) {
+  if (record.size() < 1 + crc_size || record.front() != checked_pet_format) {
+    return damaged_record();
+  }
+  std::uint32_t stored_crc = 0;
+  for (const char byte : record.substr(1, crc_size)) {
+    stored_crc = (stored_crc << 8U) | static_cast<unsigned char>(byte);
+  }
+  const std::string_view body = record.substr(1 + crc_size);
+  if (stored_crc != crc32c(body)) {
+    return damaged_record();
+  }
+  return decode_new_pet_body(body, validation);
+}
+
+domain::Result<domain::NewPet> decode_v2_pet_record(std::string_view record) {
   if (record.empty() || record.front() != record_format) {
     return damaged_record();
   }
-  return decode_new_pet_body(record.substr(1));
+  return decode_new_pet_body(record.substr(1), Validation::full);
 }
 
 std::optional<std::string> idempotency_key(const ports::IdempotencyKey& key) {
@@ -105,7 +140,7 @@ domain::Result<IdempotencyRecord> decode_idempotency_record(std::string_view rec
   }
   const auto id = decode_pet_key(record.substr(1, u64_size));
   const auto received_at = decode_u64(record.substr(1 + u64_size, u64_size));
-  auto pet = decode_new_pet_body(record.substr(1 + 2 * u64_size));
+  auto pet = decode_new_pet_body(record.substr(1 + 2 * u64_size), Validation::full);
   if (!id || !received_at || !pet) {
     return damaged_record();
   }

@@ -1,7 +1,8 @@
 #pragma once
-// The byte layout of every LMDB key and value the adapter writes (schema version 2). Integer
-// keys are big-endian so that LMDB's memcmp order is numeric order. Records carry a format byte
-// and are decoded through the domain's parsing factories: a record that fails is internal.
+// The byte layout of every LMDB key and value the adapter writes (schema version 3). Integer
+// keys are big-endian so that LMDB's memcmp order is numeric order. Records carry a format byte;
+// a pet record also a crc32c, which a read checks instead of validating the pet again (the pet was
+// validated before it was written). A record that fails is internal.
 
 #include <chrono>
 #include <cstdint>
@@ -16,8 +17,9 @@
 namespace petstore::adapters::storage::lmdb {
 
 // Version 2 dropped meta's next_id (version 1 rewrote it in every create): the next id is the
-// highest stored id + 1. Store::open migrates a version 1 store forward.
-inline constexpr std::uint64_t schema_version = 2;
+// highest stored id + 1. Version 3 added a crc32c to each pet record. Store::open migrates a
+// version 1 or 2 store forward.
+inline constexpr std::uint64_t schema_version = 3;
 
 // Names of the databases and of the meta keys.
 inline constexpr const char* pets_db = "pets";
@@ -39,9 +41,20 @@ inline constexpr std::string_view v1_next_id_key = "next_id";
 // pets_by_status: status byte then the pet key; the value is empty.
 [[nodiscard]] std::string status_key(domain::PetStatus status, domain::PetId id);
 
-// pets value: format byte, category id, status byte, name bytes.
+// pets value: format byte (2), crc32c (4 bytes, big-endian) of what follows it, category id,
+// status byte, name bytes.
 [[nodiscard]] std::string pet_record(const domain::NewPet& pet);
-[[nodiscard]] domain::Result<domain::NewPet> decode_pet_record(std::string_view record);
+
+// Validation: how much of a stored pet a read checks. `checksum`: the record's shape and crc32c,
+// enough to detect damage to bytes this store wrote after validating them (every serving read).
+// `full`: that, then every rule of the domain again (export, an explicit check).
+enum class Validation : std::uint8_t { checksum, full };
+[[nodiscard]] domain::Result<domain::NewPet> decode_pet_record(std::string_view record,
+                                                               Validation validation);
+
+// decode_v2_pet_record: a pet record of schema versions 1 and 2 (format byte 1, no checksum),
+// fully validated; for the migration to version 3 only.
+[[nodiscard]] domain::Result<domain::NewPet> decode_v2_pet_record(std::string_view record);
 
 // idempotency: key = 2-byte scope length, scope, key (length-prefixed, so no scope/key pair can
 // alias another); nullopt when it exceeds what LMDB accepts as a key.

@@ -67,7 +67,11 @@ class Store {
  private:
   Store(MDB_env* env, const LmdbOptions& options) : env_(env), options_(options) {}
 
+  // check_schema: checks the schema version, migrating an older store forward; a migration that
+  // fills the map grows it and starts over.
   [[nodiscard]] domain::Result<void> check_schema();
+  // check_schema_once: one try of it, in one write transaction; may throw ::lmdb::error.
+  [[nodiscard]] domain::Result<void> check_schema_once();
   // begin: a transaction; adopts another process's larger map when LMDB reports it.
   [[nodiscard]] MDB_txn* begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const;
   void adopt_map_size() const;

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "adapters/storage/lmdb/lmdb_data_dir.hpp"
+#include "adapters/storage/lmdb/lmdb_migrate.hpp"
 #include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
@@ -55,7 +56,8 @@ MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
 // written per commit); version 2 takes the highest stored id + 1. Version 1 wrote next_id in the
 // same transaction as the pets, so it equals that; one behind a stored pet was damage then (the
 // next create failed) and is refused now. Runs in the open's write transaction: all or nothing.
-// Gives why the store cannot be migrated, or nothing once it is.
+// Gives why the store cannot be migrated, or nothing once it is (then it is a version 2 store in
+// all but its recorded version).
 std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
   const auto next_id = read_u64(txn, dbs.meta, v1_next_id_key);
   if (!next_id || *next_id == 0) {
@@ -66,7 +68,6 @@ std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
   }
   ::lmdb::val key{v1_next_id_key.data(), v1_next_id_key.size()};
   ::lmdb::dbi_del(txn, dbs.meta, key);
-  write_u64(txn, dbs.meta, schema_version_key, schema_version);
   return std::nullopt;
 }
 
@@ -129,55 +130,71 @@ domain::Result<std::unique_ptr<Store>> Store::open_existing(const LmdbOptions& o
 }
 
 domain::Result<void> Store::check_schema() {
-  const fs::path& dir = options_.data_dir;
-  try {
-    MDB_txn* txn = nullptr;
-    check(::mdb_txn_begin(env_, nullptr, 0, &txn), "mdb_txn_begin");
-    AbortGuard guard(txn);
-    MDB_dbi meta = 0;
-    const int rc = ::mdb_dbi_open(txn, meta_db, 0, &meta);
-    const bool fresh = rc == MDB_NOTFOUND;
-    if (fresh) {
-      MDB_stat main_stat{};
-      check(::mdb_stat(txn, open_dbi(txn, nullptr, 0), &main_stat), "mdb_stat");
-      if (main_stat.ms_entries != 0) {
-        return data_dir_error(dir, "holds an LMDB store that is not a Petstore store");
+  for (;;) {
+    try {
+      return check_schema_once();
+    } catch (const ::lmdb::error& e) {
+      // A migration that outgrew the map: the transaction is gone, so the map may grow.
+      if (e.code() == MDB_MAP_FULL && grow_map()) {
+        continue;
       }
-      meta = open_dbi(txn, meta_db, MDB_CREATE);
-      write_u64(txn, meta, schema_version_key, schema_version);
-    } else {
-      check(rc, "mdb_dbi_open");
-    }
-    const auto version = read_u64(txn, meta, schema_version_key);
-    if (!version) {
-      return data_dir_error(dir, "holds a damaged store (no schema version)");
-    }
-    if (*version != schema_version && *version != 1) {  // 1: migrated below
-      return data_dir_error(dir, "was written with schema version " + std::to_string(*version) +
-                                     "; this build reads version " +
-                                     std::to_string(schema_version));
-    }
-    const unsigned int flags = fresh ? MDB_CREATE : 0;
-    dbs_ = Databases{open_dbi(txn, pets_db, flags), open_dbi(txn, pets_by_status_db, flags), meta,
-                     open_dbi(txn, idempotency_db, flags),
-                     open_dbi(txn, idempotency_by_time_db, flags)};
-    if (*version == 1) {
-      if (auto refused = migrate_from_v1(txn, dbs_)) {
-        return data_dir_error(dir, *refused);
+      const fs::path& dir = options_.data_dir;
+      auto error =
+          data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(e.code()));
+      if (e.code() == MDB_NOTFOUND) {
+        error = data_dir_error(dir, "holds a damaged store (a database is missing)");
       }
+      if (e.code() == MDB_NOTFOUND || storage_error(e.code()).code == domain::ErrorCode::internal) {
+        error.code = domain::ErrorCode::internal;
+      }
+      return error;
     }
-    commit(guard);
-    return {};
-  } catch (const ::lmdb::error& e) {
-    auto error = data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(e.code()));
-    if (e.code() == MDB_NOTFOUND) {
-      error = data_dir_error(dir, "holds a damaged store (a database is missing)");
-    }
-    if (e.code() == MDB_NOTFOUND || storage_error(e.code()).code == domain::ErrorCode::internal) {
-      error.code = domain::ErrorCode::internal;
-    }
-    return error;
   }
+}
+
+domain::Result<void> Store::check_schema_once() {
+  const fs::path& dir = options_.data_dir;
+  MDB_txn* txn = nullptr;
+  check(::mdb_txn_begin(env_, nullptr, 0, &txn), "mdb_txn_begin");
+  AbortGuard guard(txn);
+  MDB_dbi meta = 0;
+  const int rc = ::mdb_dbi_open(txn, meta_db, 0, &meta);
+  const bool fresh = rc == MDB_NOTFOUND;
+  if (fresh) {
+    MDB_stat main_stat{};
+    check(::mdb_stat(txn, open_dbi(txn, nullptr, 0), &main_stat), "mdb_stat");
+    if (main_stat.ms_entries != 0) {
+      return data_dir_error(dir, "holds an LMDB store that is not a Petstore store");
+    }
+    meta = open_dbi(txn, meta_db, MDB_CREATE);
+    write_u64(txn, meta, schema_version_key, schema_version);
+  } else {
+    check(rc, "mdb_dbi_open");
+  }
+  const auto version = read_u64(txn, meta, schema_version_key);
+  if (!version) {
+    return data_dir_error(dir, "holds a damaged store (no schema version)");
+  }
+  if (*version == 0 || *version > schema_version) {  // 1 and 2: migrated below
+    return data_dir_error(dir, "was written with schema version " + std::to_string(*version) +
+                                   ", newer than this build's (version " +
+                                   std::to_string(schema_version) + "); run a newer petstore");
+  }
+  const unsigned int flags = fresh ? MDB_CREATE : 0;
+  dbs_ =
+      Databases{open_dbi(txn, pets_db, flags), open_dbi(txn, pets_by_status_db, flags), meta,
+                open_dbi(txn, idempotency_db, flags), open_dbi(txn, idempotency_by_time_db, flags)};
+  if (*version == 1) {
+    if (auto refused = migrate_from_v1(txn, dbs_)) {
+      return data_dir_error(dir, *refused);
+    }
+  }
+  if (*version < schema_version) {
+    (void)migrate_pets_to_v3(txn, dbs_);
+    write_u64(txn, meta, schema_version_key, schema_version);
+  }
+  commit(guard);
+  return {};
 }
 
 }  // namespace petstore::adapters::storage::lmdb

@@ -76,13 +76,16 @@ TEST(LmdbOpen, RefusesADirThatIsNotWritable) {
   EXPECT_NE(error.message.find("is not writable"), std::string::npos) << error.message;
 }
 
-TEST(LmdbOpen, RefusesAnotherSchemaVersion) {
+TEST(LmdbOpen, RefusesANewerSchemaVersionAndLeavesItAsItWas) {
   const TempDir temp;
-  (void)open_repository(options_for(temp.path()));  // writes schema version 2, then closes
-  put_raw(temp.path(), "meta", "schema_version", big_endian(3));
+  (void)open_repository(options_for(temp.path()));  // writes schema version 3, then closes
+  put_raw(temp.path(), "meta", "schema_version", big_endian(4));
   const auto error = open_error(temp.path());
+  EXPECT_EQ(error.code, ErrorCode::unavailable);
   EXPECT_EQ(error.message, "data dir " + temp.path().string() +
-                               " was written with schema version 3; this build reads version 2");
+                               " was written with schema version 4, newer than this build's"
+                               " (version 3); run a newer petstore");
+  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(4));
 }
 
 // as_version_1: turns the store in `dir` back into what schema version 1 wrote: the same
@@ -103,7 +106,7 @@ TEST(LmdbOpen, CreatesWriteNothingToMeta) {
     }
   }
   EXPECT_EQ(count_raw(temp.path(), "meta"), 1U) << "the schema version alone";
-  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(2));
+  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(3));
 }
 
 TEST(LmdbOpen, MigratesAVersion1StoreForwardAndGoesOnFromItsLastId) {
@@ -122,7 +125,7 @@ TEST(LmdbOpen, MigratesAVersion1StoreForwardAndGoesOnFromItsLastId) {
     const auto page = list_now(*repository, {std::nullopt, std::nullopt, page_size(10)});
     EXPECT_EQ(page.value().pets.size(), 4U);
   }
-  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(2));
+  EXPECT_EQ(read_raw(temp.path(), "meta", "schema_version"), big_endian(3));
   EXPECT_EQ(read_raw(temp.path(), "meta", "next_id"), std::nullopt);
 }
 

@@ -39,6 +39,11 @@ std::unique_ptr<ports::PetRepository> open_repository(
 
 void put_raw(const std::filesystem::path& dir, std::string_view db, std::string_view key,
              std::string_view value) {
+  put_raw_all(dir, db, {{std::string(key), std::string(value)}});
+}
+
+void put_raw_all(const std::filesystem::path& dir, std::string_view db,
+                 const std::vector<std::pair<std::string, std::string>>& entries) {
   MDB_env* env = nullptr;
   check(::mdb_env_create(&env), "mdb_env_create");
   MDB_txn* txn = nullptr;
@@ -50,9 +55,11 @@ void put_raw(const std::filesystem::path& dir, std::string_view db, std::string_
     const std::string name(db);
     check(::mdb_dbi_open(txn, db.empty() ? nullptr : name.c_str(), MDB_CREATE, &dbi),
           "mdb_dbi_open");
-    MDB_val k{key.size(), const_cast<char*>(key.data())};
-    MDB_val v{value.size(), const_cast<char*>(value.data())};
-    check(::mdb_put(txn, dbi, &k, &v, 0), "mdb_put");
+    for (const auto& [key, value] : entries) {
+      MDB_val k{key.size(), const_cast<char*>(key.data())};
+      MDB_val v{value.size(), const_cast<char*>(value.data())};
+      check(::mdb_put(txn, dbi, &k, &v, 0), "mdb_put");
+    }
     check(::mdb_txn_commit(std::exchange(txn, nullptr)), "mdb_txn_commit");
   } catch (...) {
     if (txn != nullptr) {

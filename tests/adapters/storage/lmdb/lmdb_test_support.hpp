@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "support/temp_dir.hpp"
@@ -30,6 +32,10 @@ namespace petstore::tests {
 // the LMDB environment in `dir`, which must not be open in this process.
 void put_raw(const std::filesystem::path& dir, std::string_view db, std::string_view key,
              std::string_view value);
+
+// put_raw_all: put_raw of every entry, in one transaction.
+void put_raw_all(const std::filesystem::path& dir, std::string_view db,
+                 const std::vector<std::pair<std::string, std::string>>& entries);
 
 // count_raw: how many entries the named database of the environment in `dir` holds (which must
 // not be open in this process).
