@@ -180,6 +180,7 @@ void Metrics::append_database(std::string& out) const {
   append_header(out, "petstore_database_reconnects_total", "counter",
                 "Database connections made again after failing.");
   line("petstore_database_reconnects_total", database_reconnects_.load(std::memory_order_relaxed));
+  reads_.append_exposition(out);
 }
 
 }  // namespace petstore::adapters::metrics
