@@ -32,10 +32,11 @@ void ReadRouting::append_exposition(std::string& out) const {
         .append("\n");
   }
   out.append(
-      "# HELP petstore_storage_freshness_queries_total Flush-position queries sent to the primary "
-      "so that replicas serve fresh reads.\n"
-      "# TYPE petstore_storage_freshness_queries_total counter\n"
-      "petstore_storage_freshness_queries_total ")
+         "# HELP petstore_storage_freshness_queries_total Flush-position queries sent to the "
+         "primary "
+         "so that replicas serve fresh reads.\n"
+         "# TYPE petstore_storage_freshness_queries_total counter\n"
+         "petstore_storage_freshness_queries_total ")
       .append(std::to_string(positions_.load(std::memory_order_relaxed)))
       .append("\n");
 }

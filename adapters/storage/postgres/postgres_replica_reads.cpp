@@ -172,9 +172,9 @@ void ReplicaReads::replica_answered(std::size_t index, Work work, Lsn required,
   if (verdict == ReplicaVerdict::fresh) {
     auto& all = *results;
     const auto first = all.begin() + statements_before_read;
-    std::vector<ResultPtr> own(std::make_move_iterator(first),
-                               std::make_move_iterator(first + static_cast<std::ptrdiff_t>(
-                                                                   work.statements.size())));
+    std::vector<ResultPtr> own(
+        std::make_move_iterator(first),
+        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(work.statements.size())));
     report(events_.read_served, true, "");
     work.finish(std::move(own));
     return;

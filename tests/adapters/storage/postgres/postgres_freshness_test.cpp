@@ -2,9 +2,9 @@
 // without a server: pg_lsn's text, the verdict on a replica's replay position, and the batching
 // of position queries, in particular that a read never joins a query already sent.
 
-#include <gtest/gtest.h>
-
 #include "adapters/storage/postgres/postgres_freshness.hpp"
+
+#include <gtest/gtest.h>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -17,8 +17,8 @@ TEST(ParseLsn, ReadsBothHalvesInHex) {
 }
 
 TEST(ParseLsn, RefusesAnythingElse) {
-  for (const char* text : {"", "/", "0/", "/0", "1", "0/0/0", "0x1/0", "-1/0", "1/123456789",
-                           "g/0", "0 /0"}) {
+  for (const char* text :
+       {"", "/", "0/", "/0", "1", "0/0/0", "0x1/0", "-1/0", "1/123456789", "g/0", "0 /0"}) {
     EXPECT_FALSE(parse_lsn(text).has_value()) << text;
   }
 }

@@ -8,8 +8,8 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -73,8 +73,8 @@ class PostgresReplicaReads : public ::testing::Test {
   // visible_through_reader: B's get of `id` and B's list from just below it both show the pet.
   bool visible_through_reader(std::int64_t id) {
     const auto got = http_call(reader_->port(), "GET", "/v1/pets/" + std::to_string(id), key_);
-    const auto listed = http_call(
-        reader_->port(), "GET", "/v1/pets?limit=1&after=" + std::to_string(id - 1), key_);
+    const auto listed =
+        http_call(reader_->port(), "GET", "/v1/pets?limit=1&after=" + std::to_string(id - 1), key_);
     const auto page = parse_json(listed.body);
     return got.status == 200 && pet_id_of(got.body) == id && listed.status == 200 &&
            page.is_array() && page.as_array().size() == 1 &&
@@ -84,8 +84,8 @@ class PostgresReplicaReads : public ::testing::Test {
   // reads: B's petstore_storage_reads_total for `served_by` and `reason`.
   std::int64_t reads(const std::string& served_by, const std::string& reason) {
     const auto metrics = http_call(reader_->port(), "GET", "/metrics");
-    const std::string sample = "petstore_storage_reads_total{served_by=\"" + served_by +
-                               "\",reason=\"" + reason + "\"} ";
+    const std::string sample =
+        "petstore_storage_reads_total{served_by=\"" + served_by + "\",reason=\"" + reason + "\"} ";
     const auto at = metrics.body.find(sample);
     return at == std::string::npos ? -1 : std::stoll(metrics.body.substr(at + sample.size()));
   }
@@ -163,8 +163,8 @@ TEST_F(PostgresReplicaReads, ACursorWalkThroughTheReplicaSkipsNoPetWhileCreatesR
   std::vector<std::int64_t> walked;
   const auto until = Clock::now() + 3s;
   for (std::int64_t after = 0; Clock::now() < until;) {
-    const auto page = http_call(reader_->port(), "GET",
-                                "/v1/pets?limit=7&after=" + std::to_string(after), key_);
+    const auto page =
+        http_call(reader_->port(), "GET", "/v1/pets?limit=7&after=" + std::to_string(after), key_);
     ASSERT_EQ(page.status, 200U) << page;
     const auto pets = parse_json(page.body);
     for (const auto& pet : pets.as_array()) {
@@ -200,12 +200,13 @@ TEST(PostgresReplicaPassword, ThePasswordOfTheReadUrlAppearsNowhere) {
   const std::string secret = "read-url-secret-4711";
   auto& server = shared_postgres_server();
   const std::string database = server.create_database();
-  const std::string read_url = server.url(database) + "&password=" + secret +
-                               "&options=-c%20work_mem%3D" + secret;
+  const std::string read_url =
+      server.url(database) + "&password=" + secret + "&options=-c%20work_mem%3D" + secret;
   const TempDir dir;
   const std::string key = make_key(dir.path() / "keys");
-  ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(server.url(database))),
-                                 {{"PETSTORE_DATABASE_READ_URL", read_url}}));
+  ServedPetstore served(
+      petstore(serve_args(dir.path() / "keys", postgres_flags(server.url(database))),
+               {{"PETSTORE_DATABASE_READ_URL", read_url}}));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
   ASSERT_TRUE(wait_for_readiness(served.port(), 200, 30s));
   EXPECT_TRUE(served.child().wait_for_stdout_line("database_replica_failed", 10s));
@@ -214,7 +215,8 @@ TEST(PostgresReplicaPassword, ThePasswordOfTheReadUrlAppearsNowhere) {
   const auto id = std::to_string(pet_id_of(created.body));
   EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets/" + id, key).status, 200U);
   const auto metrics = http_call(served.port(), "GET", "/metrics");
-  EXPECT_NE(metrics.body.find(R"(petstore_storage_reads_total{served_by="primary",reason="replica_down"} 1)"),
+  EXPECT_NE(metrics.body.find(
+                R"(petstore_storage_reads_total{served_by="primary",reason="replica_down"} 1)"),
             std::string::npos)
       << metrics.body;
   EXPECT_EQ(metrics.body.find(secret), std::string::npos);
@@ -224,11 +226,10 @@ TEST(PostgresReplicaPassword, ThePasswordOfTheReadUrlAppearsNowhere) {
   EXPECT_EQ(output.find(secret), std::string::npos) << output;
   const auto help = run_petstore({"serve", "--help"}, {{"PETSTORE_DATABASE_READ_URL", read_url}});
   EXPECT_EQ((help.out + help.err).find(secret), std::string::npos);
-  const auto refused = run_petstore(serve_args(dir.path() / "keys",
-                                               postgres_flags(server.url(database),
-                                                              {"--database-read-url",
-                                                               "postgresql://x:" + secret +
-                                                                   "@h/d?bad_keyword=1"})));
+  const auto refused = run_petstore(serve_args(
+      dir.path() / "keys",
+      postgres_flags(server.url(database),
+                     {"--database-read-url", "postgresql://x:" + secret + "@h/d?bad_keyword=1"})));
   EXPECT_EQ(refused.status.code, 2) << refused.err;
   EXPECT_NE(refused.err.find("--database-read-url"), std::string::npos) << refused.err;
   EXPECT_EQ((refused.out + refused.err).find(secret), std::string::npos) << refused.err;
