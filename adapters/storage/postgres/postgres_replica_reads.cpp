@@ -184,7 +184,9 @@ void ReplicaReads::replica_answered(std::size_t index, Work work, Lsn required,
     to_replica(std::move(work), required, catch_up_until);  // it replays as we ask again
     return;
   }
-  {
+  // A read that ran out of its own time says nothing about the replica: only the primary's
+  // answer (unavailable by now) remains.
+  if (now < work.deadline) {
     const std::lock_guard lock(mutex_);
     auto& replica = replicas_[index];
     (verdict == ReplicaVerdict::lagging ? replica.lagging_until : replica.down_until) =
