@@ -82,14 +82,16 @@ run_reads() {
 
 # replica_section: the report's table (medians over rounds, from $results).
 replica_section() {
-  local target=0.1 cost verdict
+  local target=0.1 cost verdict command=bench/postgres
+  [ "$replicas_only" = 0 ] || command="bench/postgres --replicas --rounds $rounds --seconds $seconds"
   cost=$(column_of reads 1 6 | median_of)
   verdict=$(awk -v c="$cost" -v t="$target" 'BEGIN { print (c <= t) ? "met" : "not met" }')
   cat <<TEXT
 ## PostgreSQL read replicas
 
-Measured $(date -u +%Y-%m-%d) by \`bench/postgres\` (the same run and server as above, $rounds
-interleaved rounds of ${seconds} s runs) on: $machine. A streaming standby of that server
+Measured $(date -u +%Y-%m-%d) by \`$command\` (Release build, $rounds interleaved rounds of
+${seconds} s runs) on: $machine. PostgreSQL $pg_version started as in "PostgreSQL" above; a
+streaming standby of that server
 (\`pg_basebackup -R\`, a hot standby, asynchronous) runs on the same machine. Two
 \`petstore serve --storage postgres --threads 1 --log-level warn\` (unpinned; default pools of 2
 connections to the primary and 2 to the replica) share one database seeded with pets; one has no
