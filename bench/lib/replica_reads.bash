@@ -16,7 +16,7 @@ standby_started=0
 # start_standby: the standby, caught up with the primary; sets standby_started.
 start_standby() {
   echo "bench/postgres: a streaming standby (pg_basebackup -R) on port 5433" >&2
-  as_postgres "$pg_bin/pg_basebackup" -h "$pg" -U petstore -D "$pg/standby" -R -X stream \
+  as_postgres "$pg_bin/pg_basebackup" -h "$pg" -U petstore -D "$pg/standby" -R -X stream --checkpoint=fast \
     >"$work/basebackup.log" 2>&1 ||
     { echo "bench/postgres: pg_basebackup failed:" >&2; cat "$work/basebackup.log" >&2; exit 1; }
   as_postgres tee -a "$pg/standby/postgresql.conf" >/dev/null <<CONF
