@@ -73,8 +73,8 @@ run_reads() {
   reads=$(($(read_metric "$origin" '^petstore_storage_reads_total') - reads_before))
   queries=$(($(read_metric "$origin" '^petstore_storage_freshness_queries_total') - queries_before))
   local share cost
-  share=$(awk -v r="$replica" -v t="$reads" 'BEGIN { printf "%.3f", t > 0 ? r / t : 0 }')
-  cost=$(awk -v q="$queries" -v t="$reads" 'BEGIN { printf "%.4f", t > 0 ? q / t : 0 }')
+  share=$(awk -v r="$replica" -v t="$reads" 'BEGIN { printf "%.3f", (t > 0 ? r / t : 0) }')
+  cost=$(awk -v q="$queries" -v t="$reads" 'BEGIN { printf "%.4f", (t > 0 ? q / t : 0) }')
   printf 'reads\t%s\t%s\t%s\t%s\t%s\n' "$n" "$round" "$rps" "$share" "$cost" >>"$results"
   printf 'bench/postgres: round %s reads     replicas=%s %9.0f reads/s  replica share %s  position queries a read %s\n' \
     "$round" "$n" "$rps" "$share" "$cost" >&2
