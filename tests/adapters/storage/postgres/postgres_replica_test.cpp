@@ -34,27 +34,27 @@ using Clock = std::chrono::steady_clock;
 class PostgresReplicaReads : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    primary_ = new PostgresServer;
-    database_ = new std::string(primary_->create_database());
-    standby_ = new PostgresServer(PostgresServer::StandbyOf{*primary_});
+    primary = new PostgresServer;
+    database = new std::string(primary->create_database());
+    standby = new PostgresServer(PostgresServer::StandbyOf{*primary});
   }
   static void TearDownTestSuite() {
-    delete standby_;
-    delete database_;
-    delete primary_;
+    delete standby;
+    delete database;
+    delete primary;
   }
 
   void SetUp() override {
-    if (!standby_->running()) {
-      standby_->start();
+    if (!standby->running()) {
+      standby->start();
     }
     key_ = make_key(dir_.path() / "keys");
-    const auto url = primary_->url(*database_);
+    const auto url = primary->url(*database);
     const std::vector<std::string> timeouts{"--storage-timeout", "2"};
     writer_ = std::make_unique<ServedPetstore>(
         petstore(serve_args(dir_.path() / "keys", postgres_flags(url, timeouts))));
     auto read_flags = timeouts;
-    read_flags.insert(read_flags.end(), {"--database-read-url", standby_->url(*database_)});
+    read_flags.insert(read_flags.end(), {"--database-read-url", standby->url(*database)});
     reader_ = std::make_unique<ServedPetstore>(
         petstore(serve_args(dir_.path() / "keys", postgres_flags(url, read_flags))));
     ASSERT_NE(writer_->port(), 0);
@@ -90,18 +90,18 @@ class PostgresReplicaReads : public ::testing::Test {
     return at == std::string::npos ? -1 : std::stoll(metrics.body.substr(at + sample.size()));
   }
 
-  static PostgresServer* primary_;
-  static PostgresServer* standby_;
-  static std::string* database_;
+  static PostgresServer* primary;
+  static PostgresServer* standby;
+  static std::string* database;
   TempDir dir_;
   std::string key_;
   std::unique_ptr<ServedPetstore> writer_;
   std::unique_ptr<ServedPetstore> reader_;
 };
 
-PostgresServer* PostgresReplicaReads::primary_ = nullptr;
-PostgresServer* PostgresReplicaReads::standby_ = nullptr;
-std::string* PostgresReplicaReads::database_ = nullptr;
+PostgresServer* PostgresReplicaReads::primary = nullptr;
+PostgresServer* PostgresReplicaReads::standby = nullptr;
+std::string* PostgresReplicaReads::database = nullptr;
 
 TEST_F(PostgresReplicaReads, EveryPetAcknowledgedByAnotherInstanceIsInTheNextReadAndReplicasServe) {
   const auto replica_before = reads("replica", "");
@@ -118,7 +118,7 @@ TEST_F(PostgresReplicaReads, EveryPetAcknowledgedByAnotherInstanceIsInTheNextRea
 }
 
 TEST_F(PostgresReplicaReads, AReplicaPausedLeavesReadsFreshOnThePrimaryAndServesAgainOnResume) {
-  SqlSession standby_session(standby_->url("postgres"));
+  SqlSession standby_session(standby->url("postgres"));
   standby_session.run("SELECT pg_wal_replay_pause()");
   const auto lagging_before = reads("primary", "replica_lagging");
   for (int n = 0; n < 10; ++n) {
@@ -140,7 +140,7 @@ TEST_F(PostgresReplicaReads, AReplicaPausedLeavesReadsFreshOnThePrimaryAndServes
 }
 
 TEST_F(PostgresReplicaReads, AReplicaDownLeavesReadsAnsweredWithinTheDeadlineAndReady) {
-  standby_->stop();
+  standby->stop();
   const auto down_before = reads("primary", "replica_down");
   for (int n = 0; n < 5; ++n) {
     const auto id = create("down-" + std::to_string(n));
