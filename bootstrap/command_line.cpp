@@ -144,6 +144,10 @@ void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags
                   "PostgreSQL connection string or URI (--storage postgres)")
       ->envname("PETSTORE_DATABASE_URL");
   serve
+      .add_option("--database-read-url", options.postgres.read_url,
+                  "PostgreSQL replicas (one or several hosts) that gets and lists may read")
+      ->envname("PETSTORE_DATABASE_READ_URL");
+  serve
       .add_option("--database-pool-size", options.postgres.pool_size,
                   "Connections to PostgreSQL (default: twice --threads)")
       ->envname("PETSTORE_DATABASE_POOL_SIZE")

@@ -45,6 +45,17 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
   events.schema_refused = [&logger, database](std::string_view reason) {
     logger.error("database_schema_refused", {{"database", *database}, {"message", reason}});
   };
+  events.read_served = [&reads = metrics.reads()](bool replica, std::string_view reason) {
+    reads.served(replica, reason);
+  };
+  events.position_queried = [&reads = metrics.reads()] { reads.position_queried(); };
+  events.replica_changed = [&logger](std::string_view replica, std::string_view reason) {
+    if (reason.empty()) {
+      logger.info("database_replica_restored", {{"replica", replica}});
+    } else {
+      logger.error("database_replica_failed", {{"replica", replica}, {"message", reason}});
+    }
+  };
   return adapters::storage::postgres::make_postgres_pet_repository(options, std::move(stop));
 }
 

@@ -130,6 +130,11 @@ std::optional<Refusal> refusal_of(const ServeOptions& options, const ListenAddre
         !url) {
       return Refusal{url.error().message};
     }
+    if (auto url = adapters::storage::postgres::describe_database_url(options.postgres.read_url,
+                                                                      "--database-read-url");
+        !options.postgres.read_url.empty() && !url) {
+      return Refusal{url.error().message};
+    }
   }
   return std::nullopt;
 }

@@ -172,6 +172,7 @@ void Metrics::append_database(std::string& out) const {
                 "Open database connections that broke.", load(database_lost_));
   append_scalar(out, "petstore_database_reconnects_total", "counter",
                 "Database connections made again after failing.", load(database_reconnects_));
+  reads_.append_exposition(out);
 }
 
 }  // namespace petstore::adapters::metrics

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/metrics/read_routing.hpp"
+
 namespace petstore::adapters::metrics {
 
 // Histogram: cumulative-bucket latency histogram in seconds, lock-free. Buckets from 25 us (a
@@ -82,6 +84,8 @@ class Metrics {
   void database_query_finished(std::chrono::nanoseconds took) { database_queries_.observe(took); }
   void database_connection_lost() { database_lost_.fetch_add(1, std::memory_order_relaxed); }
   void database_reconnected() { database_reconnects_.fetch_add(1, std::memory_order_relaxed); }
+  // reads: where gets and lists went (replica or primary), shown with the database's metrics.
+  [[nodiscard]] ReadRouting& reads() { return reads_; }
 
   // set_log_lines_dropped: where the count of log lines dropped (stdout not being read) is read
   // at scrape time; unset, the metric is absent.
@@ -115,6 +119,7 @@ class Metrics {
   Histogram database_queries_;
   std::atomic<std::uint64_t> database_lost_{0};
   std::atomic<std::uint64_t> database_reconnects_{0};
+  ReadRouting reads_;
   std::function<std::uint64_t()> log_lines_dropped_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
+#include "adapters/storage/postgres/postgres_replica_reads.hpp"
 #include "adapters/storage/postgres/postgres_schema.hpp"
 #include "adapters/storage/postgres/postgres_schema_keeper.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
@@ -24,17 +25,25 @@ constexpr std::chrono::seconds first_attempt_limit{5};
 
 class PostgresPetRepository final : public ports::PetRepository {
  public:
-  PostgresPetRepository(PoolSettings settings, std::chrono::milliseconds call_timeout)
+  PostgresPetRepository(const PoolSettings& settings, std::chrono::milliseconds call_timeout,
+                        std::vector<ReplicaTarget> replicas)
       : call_timeout_(call_timeout),
         target_(settings.target),
         events_(settings.events),
-        pool_(std::move(settings)) {}
+        pool_(settings) {
+    if (!replicas.empty()) {
+      replicas_ = std::make_unique<ReplicaReads>(pool_, std::move(replicas), settings.size,
+                                                 settings.events);
+    }
+  }
 
   // Stops the schema's retries, answers every pending call unavailable and closes the
-  // connections, waiting for no database.
+  // connections, waiting for no database. The primary's pool first: reads the replicas give
+  // back on closing fall back to it, and it answers them unavailable at once.
   ~PostgresPetRepository() override {
     keeper_.reset();
     pool_.close();
+    replicas_.reset();
   }
 
   // keep_trying_schema: the schema was not ready at start; a thread tries again until it is.
@@ -54,13 +63,13 @@ class PostgresPetRepository final : public ports::PetRepository {
   // PetRepository
   void get(domain::PetId id, GetDone done) const override {
     const auto until = deadline_for(done);
-    read(get_work(id, std::move(done)), until);
+    read_fresh(get_work(id, std::move(done)), until);
   }
 
   // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     const auto until = deadline_for(done);
-    read(list_work(query, std::move(done)), until);
+    read_fresh(list_work(query, std::move(done)), until);
   }
 
   // PetRepository
@@ -84,17 +93,52 @@ class PostgresPetRepository final : public ports::PetRepository {
     pool_.read(std::move(work));
   }
 
+  // read_fresh: a get or list, which replicas may serve when they have caught up.
+  void read_fresh(Work work, ports::Deadline until) const {
+    if (replicas_) {
+      work.deadline = until;
+      replicas_->read(std::move(work));
+      return;
+    }
+    if (events_.read_served) {
+      events_.read_served(false, "no_replica");
+    }
+    read(std::move(work), until);
+  }
+
   std::chrono::milliseconds call_timeout_;
   const ConnectTarget target_;
   const PostgresEvents events_;
   mutable Pool pool_;
+  std::unique_ptr<ReplicaReads> replicas_;  // null without a read URL
   std::unique_ptr<SchemaKeeper> keeper_;
 };
 
+// replica_targets: one target per host of the read URL (none without one).
+domain::Result<std::vector<ReplicaTarget>> replica_targets(const PostgresOptions& options) {
+  std::vector<ReplicaTarget> replicas;
+  if (options.read_url.empty()) {
+    return replicas;
+  }
+  auto parsed = parse_url(options.read_url, "--database-read-url");
+  if (!parsed) {
+    return parsed.error();
+  }
+  if (parsed->hosts.empty()) {  // libpq's default host: one replica
+    replicas.push_back(ReplicaTarget{target_for(options, parsed->password, &options.read_url),
+                                     parsed->description});
+  }
+  for (const auto& host : parsed->hosts) {
+    replicas.push_back(ReplicaTarget{
+        target_for(options, parsed->password, &options.read_url, &host), host.description});
+  }
+  return replicas;
+}
+
 }  // namespace
 
-domain::Result<std::string> describe_database_url(const std::string& url) {
-  auto parsed = parse_url(url);
+domain::Result<std::string> describe_database_url(const std::string& url, std::string_view flag) {
+  auto parsed = parse_url(url, flag);
   if (!parsed) {
     return parsed.error();
   }
@@ -106,6 +150,10 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   auto parsed = parse_url(options.database_url);
   if (!parsed) {
     return parsed.error();
+  }
+  auto replicas = replica_targets(options);
+  if (!replicas) {
+    return replicas.error();
   }
   PoolSettings settings;
   settings.target = target_for(options, std::move(parsed->password));
@@ -124,7 +172,7 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   }
   settings.schema_ready = migrated.has_value();
   auto repository =
-      std::make_unique<PostgresPetRepository>(std::move(settings), options.call_timeout);
+      std::make_unique<PostgresPetRepository>(settings, options.call_timeout, std::move(*replicas));
   if (!migrated) {
     repository->keep_trying_schema();
   }

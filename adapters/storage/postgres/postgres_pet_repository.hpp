@@ -34,10 +34,20 @@ struct PostgresEvents {
   // The database's schema cannot be used by this binary (newer, damaged): calls fail until it is
   // repaired. Once per distinct reason.
   std::function<void(std::string_view reason)> schema_refused;
+  // A get or list answered: by a replica (`replica`, reason empty) or by the primary, with why it
+  // did not go to a replica: "no_replica", "replica_down", "replica_lagging", "position_unknown".
+  std::function<void(bool replica, std::string_view reason)> read_served;
+  std::function<void()> position_queried;  // a flush-position query sent to the primary
+  // A replica's connection: an attempt failed or an open one broke (`reason`), or it is back
+  // (reason empty). `replica` is its description: no password.
+  std::function<void(std::string_view replica, std::string_view reason)> replica_changed;
 };
 
 struct PostgresOptions {
   std::string database_url;  // a libpq connection string or URI
+  // Replicas that gets and lists may read from (each host of a multi-host URL is one); empty:
+  // none. Creates and Idempotency-Key records never go there.
+  std::string read_url;
   std::size_t pool_size = 2;
   // Longest a call waits for a connection plus the database's answer; past it, unavailable.
   std::chrono::milliseconds call_timeout{5000};
@@ -45,8 +55,9 @@ struct PostgresOptions {
 };
 
 // describe_database_url: "user@host:port/dbname" for logs (never the password), or
-// invalid_argument when libpq cannot parse `url` (the message does not repeat the URL).
-[[nodiscard]] domain::Result<std::string> describe_database_url(const std::string& url);
+// invalid_argument when libpq cannot parse `url` (the message names `flag`, not the URL).
+[[nodiscard]] domain::Result<std::string> describe_database_url(
+    const std::string& url, std::string_view flag = "--database-url");
 
 // make_postgres_pet_repository: a repository on the database at `options.database_url`. It first
 // tries, on the calling thread, to create or migrate the schema: at most `call_timeout` (5 s at

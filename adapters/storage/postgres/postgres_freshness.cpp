@@ -1,0 +1,43 @@
+#include "adapters/storage/postgres/postgres_freshness.hpp"
+
+#include <charconv>
+
+namespace petstore::adapters::storage::postgres {
+namespace {
+
+// hex32: one half of a pg_lsn, 1 to 8 hex digits.
+std::optional<std::uint32_t> hex32(std::string_view text) {
+  std::uint32_t value = 0;
+  if (text.empty() || text.size() > 8) {
+    return std::nullopt;
+  }
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (error != std::errc{} || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace
+
+std::optional<Lsn> parse_lsn(std::string_view text) {
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const auto high = hex32(text.substr(0, slash));
+  const auto low = hex32(text.substr(slash + 1));
+  if (!high || !low) {
+    return std::nullopt;
+  }
+  return (Lsn{*high} << 32U) | *low;
+}
+
+ReplicaVerdict judge_replica(std::optional<Lsn> replayed, Lsn required) {
+  if (!replayed) {
+    return ReplicaVerdict::not_standby;
+  }
+  return *replayed >= required ? ReplicaVerdict::fresh : ReplicaVerdict::lagging;
+}
+
+}  // namespace petstore::adapters::storage::postgres

@@ -1,0 +1,79 @@
+#pragma once
+// ReplicaReads: routes the repository's gets and lists to replicas when that keeps them fresh
+// (postgres_freshness.hpp), else to the primary. Each read joins a batch waiting for the
+// primary's flushed WAL position (one query per batch); then one pipeline on a replica checks
+// the replica's replay position in a statement before the read's own (so before its snapshot)
+// and reads. A replica behind is asked again for a moment (max_catch_up), then the primary
+// serves; a replica that fails (down, silent, not a standby) is left alone for down_pause, one
+// that could not catch up for lagging_pause, and meanwhile its reads go straight to the primary.
+// Thread-safe; answers run on the adapter's loop threads.
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/storage/postgres/postgres_freshness.hpp"
+#include "adapters/storage/postgres/postgres_pool.hpp"
+
+namespace petstore::adapters::storage::postgres {
+
+// ReplicaTarget: how to reach one replica, and its name for logs (no password).
+struct ReplicaTarget {
+  ConnectTarget target;
+  std::string description;
+};
+
+class ReplicaReads {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  static constexpr std::chrono::milliseconds max_catch_up{10};
+  static constexpr std::chrono::milliseconds down_pause{1000};
+  static constexpr std::chrono::milliseconds lagging_pause{100};
+  // The longest one attempt on a replica may take, and at most half what the read has left, so
+  // that the primary still has time to answer after a replica that went silent.
+  static constexpr std::chrono::milliseconds most_replica_wait{1000};
+
+  // `primary` must outlive this. Each replica gets a pool of `pool_size` connections.
+  ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas, std::size_t pool_size,
+               const PostgresEvents& events);
+  ReplicaReads(const ReplicaReads&) = delete;
+  ReplicaReads& operator=(const ReplicaReads&) = delete;
+  ~ReplicaReads();  // close()s
+
+  // read: answers `work` (its deadline set) from a fresh replica or from the primary.
+  void read(Work work);
+  // close: closes the replicas' pools (their calls fall back to the primary, which the caller
+  // closes first so that they are answered unavailable).
+  void close();
+
+ private:
+  struct Replica {
+    std::unique_ptr<Pool> pool;
+    std::string description;
+    Clock::time_point down_until{};
+    Clock::time_point lagging_until{};
+  };
+
+  // pick_locked: a replica usable now (round robin), or -1 with the reason none is.
+  [[nodiscard]] int pick_locked(Clock::time_point now, const char*& reason);
+  void query_position();
+  void position_answered(const WorkResults& results);
+  void to_replica(Work work, Lsn required, Clock::time_point catch_up_until);
+  void replica_answered(std::size_t index, Work work, Lsn required,
+                        Clock::time_point catch_up_until, WorkResults results);
+  void to_primary(Work work, const char* reason);
+
+  Pool& primary_;
+  const PostgresEvents events_;
+  std::mutex mutex_;
+  PositionBatches<Work> batches_;
+  std::vector<Replica> replicas_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace petstore::adapters::storage::postgres
