@@ -127,6 +127,9 @@ ChildProcess::ChildProcess(const ChildOptions& options) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.stderr_file.c_str(),
                                      O_WRONLY | O_CREAT | O_APPEND, 0600);
   }
+  // The child gets stdin, stdout and stderr only: a descriptor the test inherited (the build
+  // lock's, under flock) would otherwise stay held by a server the test failed to stop.
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   if (!options.working_dir.empty()) {
     posix_spawn_file_actions_addchdir_np(&actions, options.working_dir.c_str());
   }

@@ -48,6 +48,8 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
   }
+  // Nothing else the test holds (the build lock's descriptor above all) outlives it in a server.
+  close_range(STDERR_FILENO + 1, ~0U, 0);
   if (geteuid() == 0 &&
       (setgroups(0, nullptr) != 0 || setgid(nogroup) != 0 || setuid(nobody) != 0)) {
     _exit(126);
