@@ -191,6 +191,11 @@ void Connection::send(Work work) {
       fail(libpq_error());
       return;
     }
+    if (statement.flush && PQsendFlushRequest(conn_) == 0) {
+      works_.push_back(std::move(work));
+      fail(libpq_error());
+      return;
+    }
   }
   works_.push_back(std::move(work));
   if (PQpipelineSync(conn_) == 0) {
@@ -288,6 +293,8 @@ void Connection::fail(const std::string& reason) {
     works_.pop_front();
     answered_results = std::move(results_);
   }
+  // The front work's results so far: a commit in doubt hands them to its resolution.
+  std::vector<ResultPtr> received = std::move(results_);
   auto works = std::move(works_);
   works_.clear();
   if (conn_ != nullptr) {
@@ -306,8 +313,13 @@ void Connection::fail(const std::string& reason) {
     answered->finish(std::move(answered_results));
   }
   for (auto& work : works) {
-    // A commit in flight may or may not have happened: the caller hears unavailable, and a
-    // retry with its idempotency key is safe.
+    // A commit in flight may or may not have happened: its resolution asks the database (on a
+    // connection of its own), else the caller hears unavailable and may retry with its key.
+    if (work.is_commit && work.in_doubt) {
+      work.in_doubt(&work == &works.front() ? std::move(received) : std::vector<ResultPtr>{},
+                    reason);
+      continue;
+    }
     work.finish(unavailable("the database connection was lost", reason));
   }
   host_.connection_down(*this, reason, was_up);

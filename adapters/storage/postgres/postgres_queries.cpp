@@ -4,10 +4,14 @@
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "adapters/storage/postgres/postgres_array_literal.hpp"
+#include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -24,6 +28,11 @@ constexpr std::int64_t extra_prune_budget = 16;
 constexpr const char* create_sql =
     "SELECT r_id, r_name, r_category_id, r_status, r_created "
     "FROM petstore.create_pets($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+// Read right after BEGIN and sent back at once (a flush), so that a batch whose COMMIT's answer
+// is lost can be resolved: its transaction's id, and the counter's next_id without the lock (a
+// lower bound of the ids the batch takes under it).
+constexpr const char* identity_sql =
+    "SELECT pg_current_xact_id()::text, (SELECT next_id FROM petstore.id_counter)";
 constexpr const char* get_sql =
     "SELECT id, name, category_id, status FROM petstore.pets WHERE id = $1";
 constexpr const char* list_sql =
@@ -32,6 +41,12 @@ constexpr const char* list_by_status_sql =
     "SELECT id, name, category_id, status FROM petstore.pets WHERE status = $1 AND id > $2 "
     "ORDER BY status, id LIMIT $3";
 constexpr const char* count_sql = "SELECT pet_count FROM petstore.id_counter";
+
+// BatchState: a create batch until it is answered, by its work's finish or by its resolution.
+struct BatchState {
+  std::vector<PendingCreate> batch;
+  std::function<void(std::size_t creates)> after;
+};
 
 domain::Error damaged(std::string detail) {
   auto error = domain::make_error(ErrorCode::internal, "", "a stored pet is damaged");
@@ -78,33 +93,6 @@ std::int64_t expired_before(std::int64_t now, std::chrono::system_clock::duratio
              ? std::numeric_limits<std::int64_t>::min()
              : now - keep;
 }
-
-// ArrayLiteral: a PostgreSQL array's text form, built one element at a time; every element is
-// quoted (a backslash before each quote and backslash in it), so any text passes unchanged;
-// nullopt is NULL.
-class ArrayLiteral {
- public:
-  void add(const std::optional<std::string>& item) {
-    text_ += text_.size() == 1 ? "" : ",";
-    if (!item) {
-      text_ += "NULL";
-      return;
-    }
-    text_ += '"';
-    for (const char c : *item) {
-      if (c == '"' || c == '\\') {
-        text_ += '\\';
-      }
-      text_ += c;
-    }
-    text_ += '"';
-  }
-  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
-  [[nodiscard]] std::optional<std::string> done() && { return std::move(text_) + "}"; }
-
- private:
-  std::string text_ = "{";
-};
 
 // create_statement: the batch's creates as create_pets' columns, and the prune's bounds.
 Statement create_statement(const std::vector<PendingCreate>& batch) {
@@ -158,7 +146,7 @@ domain::Result<domain::Pet> decode_pet(const PGresult* result, int row) {
 }
 
 Work create_batch_work(std::vector<PendingCreate> batch,
-                       std::function<void(std::size_t creates)> after) {
+                       std::function<void(std::size_t creates)> after, CommitResolver& resolver) {
   Work work;
   work.is_commit = true;
   work.deadline = std::chrono::steady_clock::time_point::max();
@@ -166,19 +154,43 @@ Work create_batch_work(std::vector<PendingCreate> batch,
     work.deadline = std::min(work.deadline, pending.deadline);
   }
   work.statements.push_back(Statement{"BEGIN", {}});
+  work.statements.push_back(Statement{identity_sql, {}, true});  // sent back at once
   work.statements.push_back(create_statement(batch));
   work.statements.push_back(Statement{"COMMIT", {}});
-  work.finish = [batch = std::move(batch), after = std::move(after)](WorkResults results) mutable {
-    const int rows = static_cast<int>(batch.size());
+  // Shared by finish and in_doubt: whichever runs first answers the batch.
+  auto state = std::make_shared<BatchState>(BatchState{std::move(batch), std::move(after)});
+  work.finish = [state](WorkResults results) {
+    auto creates = std::move(state->batch);
+    state->batch.clear();
+    if (creates.empty()) {
+      return;  // in doubt: its resolution answers it
+    }
+    const int rows = static_cast<int>(creates.size());
     for (int i = 0; i < rows; ++i) {
       const auto at = static_cast<std::size_t>(i);
       if (!results) {
-        batch[at].done(results.error());
+        creates[at].done(results.error());
       } else {
-        batch[at].done(outcome_of((*results)[1].get(), i, rows));  // create_pets, after BEGIN
+        creates[at].done(outcome_of((*results)[2].get(), i, rows));  // create_pets
       }
     }
-    after(batch.size());
+    state->after(creates.size());
+  };
+  work.in_doubt = [state, &resolver, deadline = work.deadline](std::vector<ResultPtr> received,
+                                                               std::string reason) {
+    BatchInDoubt doubt{std::move(state->batch), std::nullopt, std::nullopt, deadline,
+                       std::move(reason)};
+    state->batch.clear();
+    const std::size_t creates = doubt.creates.size();
+    if (received.size() > 1 && received[1] &&
+        PQresultStatus(received[1].get()) == PGRES_TUPLES_OK && PQntuples(received[1].get()) == 1) {
+      doubt.xid = PQgetvalue(received[1].get(), 0, 0);
+      if (PQgetisnull(received[1].get(), 0, 1) == 0) {
+        doubt.first_id_bound = to_int64(field(received[1].get(), 0, 1));
+      }
+    }
+    resolver.resolve(std::move(doubt));
+    state->after(creates);  // the writer slot is free: the resolution needs no pool connection
   };
   return work;
 }

@@ -156,6 +156,22 @@ std::optional<std::map<std::string, std::vector<std::int64_t>>> stored_pets(
   }
 }
 
+// resolved_commits: "committed N, not_committed N, unknown N": the batches whose COMMIT's answer
+// was lost, by the outcome their resolution learned (from /metrics).
+std::string resolved_commits(std::uint16_t port) {
+  const auto metrics = http_call(port, "GET", "/metrics");
+  const std::string name = "petstore_storage_commit_outcomes_resolved_total{outcome=\"";
+  std::string out;
+  for (auto at = metrics.body.find(name); at != std::string::npos;
+       at = metrics.body.find(name, at + 1)) {
+    const auto end = metrics.body.find('\n', at);
+    std::string line = metrics.body.substr(at + name.size(), end - at - name.size());
+    line.replace(line.find("\"} "), 3, " ");
+    out += (out.empty() ? "" : ", ") + line;
+  }
+  return out;
+}
+
 TEST(PostgresFailover, ThePrimaryLostAndTheStandbyPromotedLosesNoPetAndServesAgainWithin10s) {
   PostgresServer primary;
   const std::string database = primary.create_database();
@@ -200,9 +216,12 @@ TEST(PostgresFailover, ThePrimaryLostAndTheStandbyPromotedLosesNoPetAndServesAga
     std::this_thread::sleep_for(50ms);
   }
   load.stop();
+  const auto resolutions = resolved_commits(service.port());
   std::cout << "failover: first 201 " << served_after.count() << " ms and /readyz 200 "
             << ready_after.count() << " ms after the promotion; " << load.acknowledged_count()
-            << " pets acknowledged, " << load.retries() << " retries\n";
+            << " pets acknowledged, " << load.retries() << " retries; batches in doubt resolved "
+            << resolutions << "\n";
+  EXPECT_NE(resolutions.find("committed "), std::string::npos) << "no resolution metric";
 
   EXPECT_TRUE(load.problems().empty()) << load.problems().front();
   const auto acknowledged = load.acknowledged();
