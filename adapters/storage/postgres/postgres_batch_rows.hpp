@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "ports/pet_repository.hpp"
 

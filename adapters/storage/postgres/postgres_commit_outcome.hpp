@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "adapters/storage/postgres/postgres_connection.hpp"
-#include "adapters/storage/postgres/postgres_queries.hpp"
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "ports/pet_repository.hpp"
 
 namespace petstore::adapters::storage::postgres {

@@ -25,6 +25,7 @@
 
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
