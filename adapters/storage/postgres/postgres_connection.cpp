@@ -285,16 +285,18 @@ void Connection::fail(const std::string& reason) {
   // the sync's answer was lost, has committed: it gets its results, not unavailable for pets that
   // are stored. A server that ends its sessions (a fast shutdown) may send a COMMIT's answer and
   // then close. Only a work that says COMMIT itself: an implicit transaction commits at the sync.
+  // The front work's results so far: a commit in doubt hands them to its resolution. (Swapped
+  // out rather than moved, so that no path reads a moved-from vector.)
+  std::vector<ResultPtr> received;
+  received.swap(results_);
   std::optional<Work> answered;
   std::vector<ResultPtr> answered_results;
   if (!works_.empty() && works_.front().is_commit && !front_error_ &&
-      statement_index_ == works_.front().statements.size() && results_.size() == statement_index_) {
+      statement_index_ == works_.front().statements.size() && received.size() == statement_index_) {
     answered.emplace(std::move(works_.front()));
     works_.pop_front();
-    answered_results = std::move(results_);
+    answered_results.swap(received);
   }
-  // The front work's results so far: a commit in doubt hands them to its resolution.
-  std::vector<ResultPtr> received = std::move(results_);
   auto works = std::move(works_);
   works_.clear();
   if (conn_ != nullptr) {
@@ -316,8 +318,8 @@ void Connection::fail(const std::string& reason) {
     // A commit in flight may or may not have happened: its resolution asks the database (on a
     // connection of its own), else the caller hears unavailable and may retry with its key.
     if (work.is_commit && work.in_doubt) {
-      work.in_doubt(&work == &works.front() ? std::move(received) : std::vector<ResultPtr>{},
-                    reason);
+      work.in_doubt(
+          &work == &works.front() ? std::exchange(received, {}) : std::vector<ResultPtr>{}, reason);
       continue;
     }
     work.finish(unavailable("the database connection was lost", reason));
