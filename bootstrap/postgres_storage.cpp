@@ -42,6 +42,15 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
   events.commit_finished = [&metrics](std::chrono::nanoseconds took, std::size_t /*creates*/) {
     metrics.storage_committed(took);
   };
+  events.commit_resolved = [&logger, &metrics, database](std::string_view outcome,
+                                                         std::size_t creates,
+                                                         std::string_view detail) {
+    metrics.storage_commit_resolved(outcome);
+    logger.info("storage_commit_resolved", {{"database", *database},
+                                            {"outcome", outcome},
+                                            {"creates", std::to_string(creates)},
+                                            {"message", detail}});
+  };
   events.schema_refused = [&logger, database](std::string_view reason) {
     logger.error("database_schema_refused", {{"database", *database}, {"message", reason}});
   };

@@ -173,6 +173,16 @@ void Metrics::append_database(std::string& out) const {
   append_scalar(out, "petstore_database_reconnects_total", "counter",
                 "Database connections made again after failing.", load(database_reconnects_));
   reads_.append_exposition(out);
+  append_header(out, "petstore_storage_commit_outcomes_resolved_total", "counter",
+                "Create batches whose COMMIT's answer was lost, by the outcome learned after.");
+  const std::array<std::string_view, 3> outcomes{"committed", "not_committed", "unknown"};
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    out.append("petstore_storage_commit_outcomes_resolved_total{outcome=\"")
+        .append(outcomes[i])
+        .append("\"} ")
+        .append(std::to_string(commits_resolved_[i].load(std::memory_order_relaxed)))
+        .append("\n");
+  }
 }
 
 }  // namespace petstore::adapters::metrics

@@ -86,6 +86,12 @@ class Metrics {
   void database_reconnected() { database_reconnects_.fetch_add(1, std::memory_order_relaxed); }
   // reads: where gets and lists went (replica or primary), shown with the database's metrics.
   [[nodiscard]] ReadRouting& reads() { return reads_; }
+  // storage_commit_resolved: a batch whose COMMIT's answer was lost was resolved with `outcome`
+  // ("committed", "not_committed", anything else counts as "unknown").
+  void storage_commit_resolved(std::string_view outcome) {
+    const std::size_t slot = outcome == "committed" ? 0 : outcome == "not_committed" ? 1 : 2;
+    commits_resolved_[slot].fetch_add(1, std::memory_order_relaxed);
+  }
 
   // set_log_lines_dropped: where the count of log lines dropped (stdout not being read) is read
   // at scrape time; unset, the metric is absent.
@@ -120,6 +126,7 @@ class Metrics {
   std::atomic<std::uint64_t> database_lost_{0};
   std::atomic<std::uint64_t> database_reconnects_{0};
   ReadRouting reads_;
+  std::array<std::atomic<std::uint64_t>, 3> commits_resolved_{};  // committed, not, unknown
   std::function<std::uint64_t()> log_lines_dropped_;
 };
 

@@ -181,11 +181,14 @@ void PostgresCuttingProxy::serve() {
       if (message.front() == 'C') {
         const std::string tag(message.substr(head, total - head - 1));  // without its NUL
         if (const auto cut = take_armed(tag)) {
-          if (*cut != Cut::before) {
+          if (*cut != Cut::before && *cut != Cut::before_then_stall) {
             (void)send_all(link.client, message);
           }
           if (*cut == Cut::after_then_fatal) {
             (void)send_all(link.client, shutdown_error());
+          }
+          if (*cut == Cut::before_then_stall) {
+            stalled_.store(true);
           }
           ++cuts_;
           return false;

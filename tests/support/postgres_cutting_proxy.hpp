@@ -23,9 +23,10 @@ class PostgresServer;
 class PostgresCuttingProxy {
  public:
   enum class Cut {
-    before,            // the answer never arrives
-    after,             // the answer arrives, then the connection ends
-    after_then_fatal,  // the answer, then a fast shutdown's FATAL error (57P01), then the end
+    before,             // the answer never arrives
+    after,              // the answer arrives, then the connection ends
+    after_then_fatal,   // the answer, then a fast shutdown's FATAL error (57P01), then the end
+    before_then_stall,  // the answer never arrives, and the proxy stalls (see stall()) at once
   };
 
   // Listens in a directory of its own and forwards to `server`'s socket; throws

@@ -191,6 +191,11 @@ void Connection::send(Work work) {
       fail(libpq_error());
       return;
     }
+    if (statement.flush && PQsendFlushRequest(conn_) == 0) {
+      works_.push_back(std::move(work));
+      fail(libpq_error());
+      return;
+    }
   }
   works_.push_back(std::move(work));
   if (PQpipelineSync(conn_) == 0) {
@@ -280,13 +285,17 @@ void Connection::fail(const std::string& reason) {
   // the sync's answer was lost, has committed: it gets its results, not unavailable for pets that
   // are stored. A server that ends its sessions (a fast shutdown) may send a COMMIT's answer and
   // then close. Only a work that says COMMIT itself: an implicit transaction commits at the sync.
+  // The front work's results so far: a commit in doubt hands them to its resolution. (Swapped
+  // out rather than moved, so that no path reads a moved-from vector.)
+  std::vector<ResultPtr> received;
+  received.swap(results_);
   std::optional<Work> answered;
   std::vector<ResultPtr> answered_results;
   if (!works_.empty() && works_.front().is_commit && !front_error_ &&
-      statement_index_ == works_.front().statements.size() && results_.size() == statement_index_) {
+      statement_index_ == works_.front().statements.size() && received.size() == statement_index_) {
     answered.emplace(std::move(works_.front()));
     works_.pop_front();
-    answered_results = std::move(results_);
+    answered_results.swap(received);
   }
   auto works = std::move(works_);
   works_.clear();
@@ -306,8 +315,13 @@ void Connection::fail(const std::string& reason) {
     answered->finish(std::move(answered_results));
   }
   for (auto& work : works) {
-    // A commit in flight may or may not have happened: the caller hears unavailable, and a
-    // retry with its idempotency key is safe.
+    // A commit in flight may or may not have happened: its resolution asks the database (on a
+    // connection of its own), else the caller hears unavailable and may retry with its key.
+    if (work.is_commit && work.in_doubt) {
+      work.in_doubt(
+          &work == &works.front() ? std::exchange(received, {}) : std::vector<ResultPtr>{}, reason);
+      continue;
+    }
     work.finish(unavailable("the database connection was lost", reason));
   }
   host_.connection_down(*this, reason, was_up);

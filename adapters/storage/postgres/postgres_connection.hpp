@@ -3,8 +3,9 @@
 // blocking (PQconnectStartParams/PQconnectPoll), turns synchronous commit on for its session,
 // then runs Work in pipeline mode: every statement of the works it is handed goes out at once,
 // and results are read as the socket delivers them. A lost connection fails its works with
-// unavailable (but a create batch whose COMMIT was answered is done), tells its host, and
-// reconnects by itself after a growing pause.
+// unavailable (but a create batch whose COMMIT was answered is done, and one whose COMMIT's
+// answer never came goes to its in_doubt handler), tells its host, and reconnects by itself
+// after a growing pause.
 
 #include <chrono>
 #include <cstddef>

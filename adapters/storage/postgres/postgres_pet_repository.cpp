@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_replica_reads.hpp"

@@ -31,6 +31,11 @@ struct PostgresEvents {
   std::function<void(std::chrono::nanoseconds)> connection_waited;  // a call's wait for one
   std::function<void(std::chrono::nanoseconds)> query_finished;     // a read's round trip
   std::function<void(std::chrono::nanoseconds, std::size_t creates)> commit_finished;
+  // A batch whose COMMIT's answer was lost, resolved on a connection of its own: `outcome` is
+  // "committed" (its creates answered with their pets), "not_committed" (sent again, or
+  // unavailable past their deadline) or "unknown" (unavailable); `detail` says how.
+  std::function<void(std::string_view outcome, std::size_t creates, std::string_view detail)>
+      commit_resolved;
   // The database's schema cannot be used by this binary (newer, damaged): calls fail until it is
   // repaired. Once per distinct reason.
   std::function<void(std::string_view reason)> schema_refused;

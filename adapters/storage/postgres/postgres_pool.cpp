@@ -166,8 +166,8 @@ std::optional<Work> Pool::take_batch_locked(std::vector<PendingCreate>& given_up
     return std::nullopt;
   }
   writer_busy_ = true;
-  return create_batch_work(std::move(batch),
-                           [this, now](std::size_t creates) { writer_done(now, creates); });
+  return create_batch_work(
+      std::move(batch), [this, now](std::size_t creates) { writer_done(now, creates); }, resolver_);
 }
 
 std::optional<Pool::Clock::time_point> Pool::company_deadline_locked() const {
@@ -369,6 +369,7 @@ void Pool::close() {
     take_all_locked(answers, "storage is closing");
   }
   answers.answer();
+  resolver_.close();  // before the connections' drops, whose batches in doubt it then refuses
   for (auto& connection : connections_) {
     // On its loop's thread, before that loop stops: calls in flight are answered unavailable.
     connection->loop().post([&connection = *connection] { connection.drop("storage is closing"); });

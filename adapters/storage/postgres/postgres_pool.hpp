@@ -23,7 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
@@ -141,6 +143,9 @@ class Pool final : public ConnectionHost {
   Clock::time_point next_probe_at_{};
   bool reported_available_ = false;
   bool closing_ = false;
+  // Batches whose COMMIT's answer was lost; those that did not commit come back through create().
+  CommitResolver resolver_{settings_.target, settings_.events,
+                           [this](PendingCreate create) { this->create(std::move(create)); }};
   std::vector<std::unique_ptr<EventLoop>> loops_;
   std::vector<std::unique_ptr<Connection>> connections_;
 };

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,16 +15,6 @@ namespace {
 
 using domain::ErrorCode;
 
-// Expired idempotency records deleted per batch beyond its own creates, so that pruning keeps
-// ahead of insertion while each transaction stays bounded.
-constexpr std::int64_t extra_prune_budget = 16;
-
-// The batch's one statement before COMMIT (schema version 3): idempotency records and the prune
-// first, then the counter row's lock, the ids and the pets; its rows are the creates' outcomes,
-// in the batch's order.
-constexpr const char* create_sql =
-    "SELECT r_id, r_name, r_category_id, r_status, r_created "
-    "FROM petstore.create_pets($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 constexpr const char* get_sql =
     "SELECT id, name, category_id, status FROM petstore.pets WHERE id = $1";
 constexpr const char* list_sql =
@@ -65,122 +56,14 @@ domain::Result<domain::Pet> pet_at(const PGresult* result, int row) {
   return domain::Pet{domain::PetId{*id}, std::move(*name), domain::CategoryId{*category}, *status};
 }
 
-std::int64_t nanoseconds_since_epoch(std::chrono::system_clock::time_point when) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
-}
-
-// expired_before: records stamped before this count as absent at `now` (saturating, so that no
-// clock value overflows).
-std::int64_t expired_before(std::int64_t now, std::chrono::system_clock::duration retention) {
-  const auto keep = std::max<std::int64_t>(
-      0, std::chrono::duration_cast<std::chrono::nanoseconds>(retention).count());
-  return now < std::numeric_limits<std::int64_t>::min() + keep
-             ? std::numeric_limits<std::int64_t>::min()
-             : now - keep;
-}
-
-// ArrayLiteral: a PostgreSQL array's text form, built one element at a time; every element is
-// quoted (a backslash before each quote and backslash in it), so any text passes unchanged;
-// nullopt is NULL.
-class ArrayLiteral {
- public:
-  void add(const std::optional<std::string>& item) {
-    text_ += text_.size() == 1 ? "" : ",";
-    if (!item) {
-      text_ += "NULL";
-      return;
-    }
-    text_ += '"';
-    for (const char c : *item) {
-      if (c == '"' || c == '\\') {
-        text_ += '\\';
-      }
-      text_ += c;
-    }
-    text_ += '"';
-  }
-  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
-  [[nodiscard]] std::optional<std::string> done() && { return std::move(text_) + "}"; }
-
- private:
-  std::string text_ = "{";
-};
-
-// create_statement: the batch's creates as create_pets' columns, and the prune's bounds.
-Statement create_statement(const std::vector<PendingCreate>& batch) {
-  ArrayLiteral names;
-  ArrayLiteral categories;
-  ArrayLiteral statuses;
-  ArrayLiteral scopes;
-  ArrayLiteral keys;
-  ArrayLiteral created_at;
-  ArrayLiteral expired;
-  std::int64_t latest = std::numeric_limits<std::int64_t>::min();
-  std::chrono::system_clock::duration retention{};
-  for (const auto& pending : batch) {
-    const auto& command = pending.command;
-    const auto now = nanoseconds_since_epoch(command.received_at);
-    names.add(command.pet.name.value());
-    categories.add(command.pet.category_id.value);
-    statuses.add(std::string(domain::to_string(command.pet.status)));
-    scopes.add(command.idempotency ? std::optional(command.idempotency->scope) : std::nullopt);
-    keys.add(command.idempotency ? std::optional(command.idempotency->key) : std::nullopt);
-    created_at.add(now);
-    expired.add(expired_before(now, command.retention));
-    latest = std::max(latest, now);
-    retention = std::max(retention, command.retention);
-  }
-  return Statement{
-      create_sql,
-      {std::move(names).done(), std::move(categories).done(), std::move(statuses).done(),
-       std::move(scopes).done(), std::move(keys).done(), std::move(created_at).done(),
-       std::move(expired).done(), std::to_string(expired_before(latest, retention)),
-       std::to_string(static_cast<std::int64_t>(batch.size()) + extra_prune_budget)}};
-}
-
-// outcome_of: the outcome of the create in `row` of create_pets' rows (`rows` in all).
-domain::Result<ports::CreateOutcome> outcome_of(const PGresult* result, int row, int rows) {
-  if (PQntuples(result) != rows || PQnfields(result) != 5) {
-    return damaged("create_pets answered " + std::to_string(PQntuples(result)) + " rows for " +
-                   std::to_string(rows) + " creates");
-  }
-  auto pet = pet_at(result, row);
-  if (!pet) {
-    return pet.error();
-  }
-  return ports::CreateOutcome{std::move(*pet), field(result, row, 4) == "t"};
-}
-
 }  // namespace
 
 domain::Result<domain::Pet> decode_pet(const PGresult* result, int row) {
   return pet_at(result, row);
 }
 
-Work create_batch_work(std::vector<PendingCreate> batch,
-                       std::function<void(std::size_t creates)> after) {
-  Work work;
-  work.is_commit = true;
-  work.deadline = std::chrono::steady_clock::time_point::max();
-  for (const auto& pending : batch) {
-    work.deadline = std::min(work.deadline, pending.deadline);
-  }
-  work.statements.push_back(Statement{"BEGIN", {}});
-  work.statements.push_back(create_statement(batch));
-  work.statements.push_back(Statement{"COMMIT", {}});
-  work.finish = [batch = std::move(batch), after = std::move(after)](WorkResults results) mutable {
-    const int rows = static_cast<int>(batch.size());
-    for (int i = 0; i < rows; ++i) {
-      const auto at = static_cast<std::size_t>(i);
-      if (!results) {
-        batch[at].done(results.error());
-      } else {
-        batch[at].done(outcome_of((*results)[1].get(), i, rows));  // create_pets, after BEGIN
-      }
-    }
-    after(batch.size());
-  };
-  return work;
+std::optional<std::int64_t> decode_int64(const PGresult* result, int row, int column) {
+  return to_int64(field(result, row, column));
 }
 
 Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {

@@ -1,29 +1,18 @@
 #pragma once
-// The statements the repository runs, and the decoding of their rows back into domain values
-// (names and statuses re-validated: a row that fails is internal, as the port says).
+// The statements the repository runs to read, and the decoding of rows back into domain values
+// (names and statuses re-validated: a row that fails is internal, as the port says). The create
+// batch's transaction is in postgres_create_batch.hpp.
 
-#include <chrono>
-#include <vector>
+#include <cstdint>
+#include <optional>
 
 #include "adapters/storage/postgres/postgres_work.hpp"
 #include "ports/pet_repository.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
-// PendingCreate: a create waiting for the writer slot.
-struct PendingCreate {
-  ports::CreatePetCommand command;
-  ports::PetRepository::CreateDone done;
-  std::chrono::steady_clock::time_point deadline;
-  std::chrono::steady_clock::time_point queued_at;
-};
-
-// create_batch_work: one transaction for `batch`: BEGIN, one petstore.create_pets call for the
-// whole batch (its idempotency records and a bounded prune of expired ones first, then the
-// counter row's lock, the ids and the pets), COMMIT. Each `done` runs only after the COMMIT
-// succeeded (or with the error that stopped the transaction), then `after` runs.
-[[nodiscard]] Work create_batch_work(std::vector<PendingCreate> batch,
-                                     std::function<void(std::size_t creates)> after);
+// decode_int64: the integer in `column` of `row`; nullopt when it is not one.
+[[nodiscard]] std::optional<std::int64_t> decode_int64(const PGresult* result, int row, int column);
 
 // decode_pet: the pet in columns 0-3 (id, name, category_id, status) of `row`, re-validated;
 // internal ("a stored pet is damaged") when it fails.

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "adapters/storage/postgres/postgres_schema.hpp"
 
@@ -63,10 +64,28 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
 }
 
 domain::Result<ResultPtr> BlockingSession::run(const char* sql) {
-  PGconn* conn = conn_.get();
-  if (PQsendQuery(conn, sql) == 0) {
-    return unavailable("the database connection was lost: " + libpq_message(conn, *target_));
+  if (PQsendQuery(conn_.get(), sql) == 0) {
+    return unavailable("the database connection was lost: " + libpq_message(conn_.get(), *target_));
   }
+  return answer();
+}
+
+domain::Result<ResultPtr> BlockingSession::run(
+    const char* sql, const std::vector<std::optional<std::string>>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& param : params) {
+    values.push_back(param ? param->c_str() : nullptr);
+  }
+  if (PQsendQueryParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr, values.data(),
+                        nullptr, nullptr, 0) == 0) {
+    return unavailable("the database connection was lost: " + libpq_message(conn_.get(), *target_));
+  }
+  return answer();
+}
+
+domain::Result<ResultPtr> BlockingSession::answer() {
+  PGconn* conn = conn_.get();
   for (int flushed = PQflush(conn); flushed != 0; flushed = PQflush(conn)) {
     if (flushed < 0) {
       return unavailable("the database connection was lost: " + libpq_message(conn, *target_));
@@ -98,10 +117,9 @@ domain::Result<ResultPtr> BlockingSession::run(const char* sql) {
       // worth another try. Anything else is this database refusing the schema.
       const bool transient = sqlstate.starts_with("08") || sqlstate.starts_with("57") ||
                              sqlstate == "55P03" || sqlstate.starts_with("53");
-      refused =
-          domain::make_error(transient ? ErrorCode::unavailable : ErrorCode::internal, "",
-                             "cannot set up the petstore schema: " +
-                                 one_line(PQresultErrorMessage(result.get()), target_->password));
+      refused = domain::make_error(
+          transient ? ErrorCode::unavailable : ErrorCode::internal, "",
+          refusal_words_ + ": " + one_line(PQresultErrorMessage(result.get()), target_->password));
     }
     last = std::move(result);
   }

@@ -9,7 +9,10 @@
 #include <chrono>
 #include <libpq-fe.h>
 #include <memory>
+#include <optional>
 #include <stop_token>
+#include <string>
+#include <vector>
 
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
@@ -35,6 +38,11 @@ class BlockingSession {
 
   // run: `sql` (one or several statements, no parameters) and its last result.
   [[nodiscard]] domain::Result<ResultPtr> run(const char* sql);
+  // run: one statement with $1.. `params` (nullopt is NULL), and its result.
+  [[nodiscard]] domain::Result<ResultPtr> run(
+      const char* sql, const std::vector<std::optional<std::string>>& params);
+  // refusals: the words that open a refused statement's message (the schema's by default).
+  void refusals(std::string words) { refusal_words_ = std::move(words); }
 
   [[nodiscard]] PGconn* get() const { return conn_.get(); }
 
@@ -44,11 +52,14 @@ class BlockingSession {
   // await: until the socket has one of poll(2)'s `events`, the deadline passes or a stop comes.
   [[nodiscard]] domain::Result<void> await(short events) const;
   [[nodiscard]] domain::Error unavailable(const std::string& why) const;
+  // answer: the sent query's results, the last one kept.
+  [[nodiscard]] domain::Result<ResultPtr> answer();
 
   ConnPtr conn_;
   const ConnectTarget* target_;
   Clock::time_point deadline_;
   std::stop_token stop_;
+  std::string refusal_words_ = "cannot set up the petstore schema";
 };
 
 }  // namespace petstore::adapters::storage::postgres

@@ -5,6 +5,7 @@
 // connection's loop thread: with every statement's result, or with the error that stopped it.
 
 #include <chrono>
+#include <functional>
 #include <libpq-fe.h>
 #include <memory>
 #include <optional>
@@ -22,10 +23,17 @@ struct ResultDeleter {
 using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 
 // Statement: SQL with $1.. placeholders and its parameters in text form (nullopt is NULL).
+// `flush` asks the server to send the answers so far at once, not at the sync: an answer the
+// caller must have even if the connection is lost later in the work.
 struct Statement {
   std::string sql;
   std::vector<std::optional<std::string>> params;
+  bool flush = false;
 };
+
+// CommitInDoubt: a commit work's connection was lost before its COMMIT's answer came: the
+// results that did come (in order, perhaps none) and why it was lost.
+using CommitInDoubt = std::function<void(std::vector<ResultPtr> received, std::string reason)>;
 
 // WorkResults: each statement's result, in order, or why the work did not complete.
 using WorkResults = domain::Result<std::vector<ResultPtr>>;
@@ -40,6 +48,10 @@ struct Work {
   // A create batch, which ends in its own COMMIT: timed as a commit, frees the writer slot, and
   // is done once the COMMIT's answer is in, even if the sync's is lost.
   bool is_commit = false;
+  // For a commit work: runs instead of finish when the connection is lost with the work sent and
+  // its COMMIT unanswered (it may have committed); it answers the work's callers itself, and
+  // finish is then dropped. Empty: finish gets unavailable.
+  CommitInDoubt in_doubt{};
 };
 
 }  // namespace petstore::adapters::storage::postgres

@@ -5,6 +5,7 @@
 // a key never makes two pets, a retry gives back the stored pet, creates are served again within
 // 10 s of the promotion, and /readyz goes 503 and comes back.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -156,6 +158,63 @@ std::optional<std::map<std::string, std::vector<std::int64_t>>> stored_pets(
   }
 }
 
+// Resolutions: batches whose COMMIT's answer was lost, by the outcome their resolution learned.
+using Resolutions = std::map<std::string, std::uint64_t>;
+
+// resolutions_counted: petstore_storage_commit_outcomes_resolved_total{outcome} from /metrics,
+// and petstore_log_lines_dropped_total (under "" when present).
+Resolutions resolutions_counted(std::uint16_t port) {
+  const auto metrics = http_call(port, "GET", "/metrics");
+  const std::string name = "petstore_storage_commit_outcomes_resolved_total{outcome=\"";
+  Resolutions counted;
+  for (auto at = metrics.body.find(name); at != std::string::npos;
+       at = metrics.body.find(name, at + 1)) {
+    const auto closing = metrics.body.find("\"} ", at + name.size());
+    const auto end = metrics.body.find('\n', closing);
+    counted[metrics.body.substr(at + name.size(), closing - at - name.size())] =
+        std::stoull(metrics.body.substr(closing + 3, end - closing - 3));
+  }
+  const std::string dropped = "\npetstore_log_lines_dropped_total ";
+  if (const auto at = metrics.body.find(dropped); at != std::string::npos) {
+    counted[""] = std::stoull(metrics.body.substr(at + dropped.size()));
+  }
+  return counted;
+}
+
+// resolutions_logged: the service's storage_commit_resolved lines (JSON), by their outcome.
+Resolutions resolutions_logged(const std::string& out) {
+  Resolutions logged;
+  for (std::size_t at = 0, end = 0; at < out.size(); at = end + 1) {
+    end = std::min(out.find('\n', at), out.size());
+    const auto line = parse_json(std::string_view(out).substr(at, end - at));
+    if (line.is_object() && line.as_object().contains("event") &&
+        line.as_object().at("event") == "storage_commit_resolved") {
+      const auto* outcome = line.as_object().if_contains("outcome");
+      ++logged[outcome != nullptr && outcome->is_string() ? std::string(outcome->as_string())
+                                                          : "(none)"];
+    }
+  }
+  return logged;
+}
+
+// agree: `logged` has each outcome `counted` has, as many times (outcomes never seen aside).
+bool agree(Resolutions counted, const Resolutions& logged) {
+  counted.erase("");
+  std::erase_if(counted, [](const auto& entry) { return entry.second == 0; });
+  return counted == logged;
+}
+
+// describe: "committed N, not_committed N, unknown N".
+std::string describe(const Resolutions& resolutions) {
+  std::string out;
+  for (const auto& [outcome, count] : resolutions) {
+    if (!outcome.empty()) {
+      out += (out.empty() ? "" : ", ") + outcome + " " + std::to_string(count);
+    }
+  }
+  return out;
+}
+
 TEST(PostgresFailover, ThePrimaryLostAndTheStandbyPromotedLosesNoPetAndServesAgainWithin10s) {
   PostgresServer primary;
   const std::string database = primary.create_database();
@@ -200,9 +259,30 @@ TEST(PostgresFailover, ThePrimaryLostAndTheStandbyPromotedLosesNoPetAndServesAga
     std::this_thread::sleep_for(50ms);
   }
   load.stop();
+  // Every resolution is counted once under one of the three outcomes and logged once with it.
+  // Each is counted before its line is queued, so the lines are waited for a while; a line
+  // dropped by a full log queue (counted too) only makes the log fall short.
+  Resolutions counted = resolutions_counted(service.port());
+  Resolutions logged = resolutions_logged(service.child().captured_stdout());
+  for (const auto until = Clock::now() + 5s; !agree(counted, logged) && Clock::now() < until;) {
+    std::this_thread::sleep_for(50ms);
+    counted = resolutions_counted(service.port());
+    logged = resolutions_logged(service.child().captured_stdout());
+  }
   std::cout << "failover: first 201 " << served_after.count() << " ms and /readyz 200 "
             << ready_after.count() << " ms after the promotion; " << load.acknowledged_count()
-            << " pets acknowledged, " << load.retries() << " retries\n";
+            << " pets acknowledged, " << load.retries() << " retries; batches in doubt resolved "
+            << describe(counted) << " (logged: " << describe(logged) << ")\n";
+  for (const char* outcome : {"committed", "not_committed", "unknown"}) {
+    ASSERT_TRUE(counted.contains(outcome)) << "no resolution metric for " << outcome;
+    if (counted.contains("") && counted.at("") > 0) {
+      EXPECT_LE(logged[outcome], counted.at(outcome)) << outcome << " logged more than counted";
+    } else {
+      EXPECT_EQ(logged[outcome], counted.at(outcome)) << outcome << " counted and logged apart";
+    }
+  }
+  EXPECT_EQ(counted.size(), 3U + (counted.contains("") ? 1U : 0U)) << describe(counted);
+  EXPECT_EQ(logged.size(), 3U) << "a resolution logged with another outcome: " << describe(logged);
 
   EXPECT_TRUE(load.problems().empty()) << load.problems().front();
   const auto acknowledged = load.acknowledged();

@@ -1,0 +1,167 @@
+#include "adapters/storage/postgres/postgres_commit_outcome.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+#include "adapters/storage/postgres/postgres_array_literal.hpp"
+#include "adapters/storage/postgres/postgres_batch_rows.hpp"
+#include "adapters/storage/postgres/postgres_session.hpp"
+
+namespace petstore::adapters::storage::postgres {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The transaction's status on the server that answers, and whether that server is a standby
+// (whose history may still grow: only a primary's answer counts). An id at or past the first
+// one not yet assigned never reached this server's history (pg_xact_status would refuse it).
+constexpr const char* status_sql =
+    "SELECT CASE WHEN x >= pg_snapshot_xmax(pg_current_snapshot()) THEN 'future' "
+    "ELSE coalesce(pg_xact_status(x), 'forgotten') END, pg_is_in_recovery() "
+    "FROM (SELECT $1::xid8 AS x) AS t";
+// The batch's new pets: at or above the counter's value before it, written by its transaction
+// (xmin holds the id's low 32 bits): a range scan of the primary key from the bound.
+constexpr const char* pets_sql =
+    "SELECT id, name, category_id, status FROM petstore.pets "
+    "WHERE id >= $1 AND xmin = $2::xid ORDER BY id";
+// The keyed creates' records, and the pets they name.
+constexpr const char* records_sql =
+    "SELECT p.id, p.name, p.category_id, p.status, s.ord, k.pet_id, k.xmin = $3::xid "
+    "FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(scope, key, ord) "
+    "JOIN petstore.idempotency_keys k ON k.scope = s.scope AND k.key = s.key "
+    "LEFT JOIN petstore.pets p ON p.id = k.pet_id";
+
+// How long a transaction still in progress (a COMMIT waiting for its synchronous standby) is
+// given before it is asked about again, and the pause before connecting again.
+constexpr std::chrono::milliseconds ask_again{50};
+constexpr std::chrono::milliseconds connect_again{100};
+
+// pause: `length`, cut short by the deadline or a stop; false when either came.
+bool pause(std::chrono::milliseconds length, Clock::time_point deadline,
+           const std::stop_token& stop) {
+  const auto until = std::min(deadline, Clock::now() + length);
+  while (Clock::now() < until && !stop.stop_requested()) {
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(std::chrono::milliseconds(10), until - Clock::now()));
+  }
+  return Clock::now() < deadline && !stop.stop_requested();
+}
+
+// low_32_bits: the xid that xmin shows for a full transaction id's text.
+std::string low_32_bits(const std::string& xid) {
+  return std::to_string(std::stoull(xid) & 0xFFFFFFFFULL);
+}
+
+// committed_rows: the committed batch's outcomes from its rows; nullopt (with `error`) when the
+// session failed and the question must be asked again.
+std::optional<LearnedOutcome> committed_rows(BlockingSession& session, const BatchInDoubt& batch,
+                                             std::string& error) {
+  const std::string xmin = low_32_bits(*batch.xid);
+  domain::Result<ResultPtr> pets{ResultPtr{}};
+  if (batch.first_id_bound) {
+    pets = session.run(pets_sql, {std::to_string(*batch.first_id_bound), xmin});
+  }
+  ArrayLiteral scopes;
+  ArrayLiteral keys;
+  bool keyed = false;
+  for (const auto& create : batch.creates) {
+    const auto& key = create.command.idempotency;
+    keyed = keyed || key.has_value();
+    scopes.add(key ? std::optional(key->scope) : std::nullopt);
+    keys.add(key ? std::optional(key->key) : std::nullopt);
+  }
+  domain::Result<ResultPtr> records{ResultPtr{}};
+  if (pets && keyed) {
+    records = session.run(records_sql, {std::move(scopes).done(), std::move(keys).done(), xmin});
+  }
+  if (!pets || !records) {
+    error = (!pets ? pets : records).error().message;
+    return std::nullopt;
+  }
+  LearnedOutcome learned;
+  std::string why;
+  if (auto outcomes = outcomes_from_rows(batch.creates, pets->get(), records->get(), why)) {
+    learned.outcome = CommitOutcome::committed;
+    learned.creates = std::move(*outcomes);
+    learned.detail = "transaction " + *batch.xid + " committed";
+  } else {
+    learned.detail = "transaction " + *batch.xid + " committed, but " + why;
+  }
+  return learned;
+}
+
+// ask: the outcome as one session learns it; nullopt (with `error`) to connect and ask again.
+std::optional<LearnedOutcome> ask(BlockingSession& session, const BatchInDoubt& batch,
+                                  const std::stop_token& stop, std::string& error) {
+  for (;;) {
+    auto status = session.run(status_sql, {*batch.xid});
+    if (!status) {
+      error = status.error().message;
+      if (status.error().code != domain::ErrorCode::unavailable) {
+        return LearnedOutcome{CommitOutcome::unknown, {}, error};
+      }
+      return std::nullopt;
+    }
+    const std::string_view verdict = PQgetvalue(status->get(), 0, 0);
+    if (std::string_view(PQgetvalue(status->get(), 0, 1)) == "t") {
+      error = "only a standby answered";
+      return std::nullopt;
+    }
+    if (verdict == "committed") {
+      return committed_rows(session, batch, error);
+    }
+    if (verdict == "aborted" || verdict == "future") {
+      return LearnedOutcome{
+          CommitOutcome::not_committed,
+          {},
+          "transaction " + *batch.xid + " " +
+              (verdict == "future" ? "never reached the primary's history" : "aborted")};
+    }
+    if (verdict != "in progress") {
+      return LearnedOutcome{CommitOutcome::unknown, {}, "transaction " + *batch.xid + " forgotten"};
+    }
+    if (!pause(ask_again, batch.deadline, stop)) {
+      error = "transaction " + *batch.xid + " still in progress";
+      return LearnedOutcome{CommitOutcome::unknown, {}, error};
+    }
+  }
+}
+
+}  // namespace
+
+LearnedOutcome learn_commit_outcome(const ConnectTarget& target, const BatchInDoubt& batch,
+                                    const std::stop_token& stop) {
+  if (!batch.xid) {
+    return LearnedOutcome{CommitOutcome::unknown, {}, "its transaction id never came"};
+  }
+  std::string error = "the deadline had passed";
+  while (Clock::now() < batch.deadline && !stop.stop_requested()) {
+    auto session = BlockingSession::open(target, batch.deadline, stop);
+    if (session) {
+      session->refusals("the database refused a commit's resolution");
+      if (auto learned = ask(*session, batch, stop, error)) {
+        return std::move(*learned);
+      }
+    } else {
+      error = session.error().message;
+    }
+    (void)pause(connect_again, batch.deadline, stop);
+  }
+  return LearnedOutcome{CommitOutcome::unknown, {}, "not learned in time: " + error};
+}
+
+const char* to_string(CommitOutcome outcome) {
+  switch (outcome) {
+    case CommitOutcome::committed:
+      return "committed";
+    case CommitOutcome::not_committed:
+      return "not_committed";
+    case CommitOutcome::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+}  // namespace petstore::adapters::storage::postgres

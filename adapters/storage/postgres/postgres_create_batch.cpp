@@ -1,0 +1,158 @@
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "adapters/storage/postgres/postgres_array_literal.hpp"
+#include "adapters/storage/postgres/postgres_commit_resolver.hpp"
+#include "adapters/storage/postgres/postgres_queries.hpp"
+
+namespace petstore::adapters::storage::postgres {
+namespace {
+
+// Expired idempotency records deleted per batch beyond its own creates, so that pruning keeps
+// ahead of insertion while each transaction stays bounded.
+constexpr std::int64_t extra_prune_budget = 16;
+
+// The batch's one statement before COMMIT (schema version 3): idempotency records and the prune
+// first, then the counter row's lock, the ids and the pets; its rows are the creates' outcomes,
+// in the batch's order.
+constexpr const char* create_sql =
+    "SELECT r_id, r_name, r_category_id, r_status, r_created "
+    "FROM petstore.create_pets($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+// Read right after BEGIN and sent back at once (a flush), so that a batch whose COMMIT's answer
+// is lost can be resolved: its transaction's id, and the counter's next_id without the lock (a
+// lower bound of the ids the batch takes under it).
+constexpr const char* identity_sql =
+    "SELECT pg_current_xact_id()::text, (SELECT next_id FROM petstore.id_counter)";
+
+// BatchState: a create batch until it is answered, by its work's finish or by its resolution.
+struct BatchState {
+  std::vector<PendingCreate> batch;
+  std::function<void(std::size_t creates)> after;
+};
+
+domain::Error damaged(std::string detail) {
+  auto error = domain::make_error(domain::ErrorCode::internal, "", "a stored pet is damaged");
+  error.detail = std::move(detail);
+  return error;
+}
+
+std::int64_t nanoseconds_since_epoch(std::chrono::system_clock::time_point when) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
+}
+
+// expired_before: records stamped before this count as absent at `now` (saturating, so that no
+// clock value overflows).
+std::int64_t expired_before(std::int64_t now, std::chrono::system_clock::duration retention) {
+  const auto keep = std::max<std::int64_t>(
+      0, std::chrono::duration_cast<std::chrono::nanoseconds>(retention).count());
+  return now < std::numeric_limits<std::int64_t>::min() + keep
+             ? std::numeric_limits<std::int64_t>::min()
+             : now - keep;
+}
+
+// create_statement: the batch's creates as create_pets' columns, and the prune's bounds.
+Statement create_statement(const std::vector<PendingCreate>& batch) {
+  ArrayLiteral names;
+  ArrayLiteral categories;
+  ArrayLiteral statuses;
+  ArrayLiteral scopes;
+  ArrayLiteral keys;
+  ArrayLiteral created_at;
+  ArrayLiteral expired;
+  std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+  std::chrono::system_clock::duration retention{};
+  for (const auto& pending : batch) {
+    const auto& command = pending.command;
+    const auto now = nanoseconds_since_epoch(command.received_at);
+    names.add(command.pet.name.value());
+    categories.add(command.pet.category_id.value);
+    statuses.add(std::string(domain::to_string(command.pet.status)));
+    scopes.add(command.idempotency ? std::optional(command.idempotency->scope) : std::nullopt);
+    keys.add(command.idempotency ? std::optional(command.idempotency->key) : std::nullopt);
+    created_at.add(now);
+    expired.add(expired_before(now, command.retention));
+    latest = std::max(latest, now);
+    retention = std::max(retention, command.retention);
+  }
+  return Statement{
+      create_sql,
+      {std::move(names).done(), std::move(categories).done(), std::move(statuses).done(),
+       std::move(scopes).done(), std::move(keys).done(), std::move(created_at).done(),
+       std::move(expired).done(), std::to_string(expired_before(latest, retention)),
+       std::to_string(static_cast<std::int64_t>(batch.size()) + extra_prune_budget)}};
+}
+
+// outcome_of: the outcome of the create in `row` of create_pets' rows (`rows` in all).
+domain::Result<ports::CreateOutcome> outcome_of(const PGresult* result, int row, int rows) {
+  if (PQntuples(result) != rows || PQnfields(result) != 5) {
+    return damaged("create_pets answered " + std::to_string(PQntuples(result)) + " rows for " +
+                   std::to_string(rows) + " creates");
+  }
+  auto pet = decode_pet(result, row);
+  if (!pet) {
+    return pet.error();
+  }
+  return ports::CreateOutcome{std::move(*pet), std::string_view(PQgetvalue(result, row, 4)) == "t"};
+}
+
+}  // namespace
+
+Work create_batch_work(std::vector<PendingCreate> batch,
+                       std::function<void(std::size_t creates)> after, CommitResolver& resolver) {
+  Work work;
+  work.is_commit = true;
+  work.deadline = std::chrono::steady_clock::time_point::max();
+  for (const auto& pending : batch) {
+    work.deadline = std::min(work.deadline, pending.deadline);
+  }
+  work.statements.push_back(Statement{"BEGIN", {}});
+  work.statements.push_back(Statement{identity_sql, {}, true});  // sent back at once
+  work.statements.push_back(create_statement(batch));
+  work.statements.push_back(Statement{"COMMIT", {}});
+  // Shared by finish and in_doubt: whichever runs first answers the batch.
+  auto state = std::make_shared<BatchState>(BatchState{std::move(batch), std::move(after)});
+  work.finish = [state](WorkResults results) {
+    auto creates = std::move(state->batch);
+    state->batch.clear();
+    if (creates.empty()) {
+      return;  // in doubt: its resolution answers it
+    }
+    const int rows = static_cast<int>(creates.size());
+    for (int i = 0; i < rows; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      if (!results) {
+        creates[at].done(results.error());
+      } else {
+        creates[at].done(outcome_of((*results)[2].get(), i, rows));  // create_pets
+      }
+    }
+    state->after(creates.size());
+  };
+  work.in_doubt = [state, &resolver, deadline = work.deadline](std::vector<ResultPtr> received,
+                                                               std::string reason) {
+    BatchInDoubt doubt{std::move(state->batch), std::nullopt, std::nullopt, deadline,
+                       std::move(reason)};
+    state->batch.clear();
+    const std::size_t creates = doubt.creates.size();
+    if (received.size() > 1 && received[1] &&
+        PQresultStatus(received[1].get()) == PGRES_TUPLES_OK && PQntuples(received[1].get()) == 1) {
+      doubt.xid = PQgetvalue(received[1].get(), 0, 0);
+      if (PQgetisnull(received[1].get(), 0, 1) == 0) {
+        doubt.first_id_bound = decode_int64(received[1].get(), 0, 1);
+      }
+    }
+    resolver.resolve(std::move(doubt));
+    state->after(creates);  // the writer slot is free: the resolution needs no pool connection
+  };
+  return work;
+}
+
+}  // namespace petstore::adapters::storage::postgres

@@ -1,0 +1,36 @@
+#pragma once
+// A create batch as one pipelined transaction: BEGIN, its identity (for a COMMIT whose answer is
+// lost), one petstore.create_pets call, COMMIT; and the answer of each of its creates, from the
+// work's finish or, when the COMMIT's answer was lost, from the CommitResolver.
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "adapters/storage/postgres/postgres_work.hpp"
+#include "ports/pet_repository.hpp"
+
+namespace petstore::adapters::storage::postgres {
+
+// PendingCreate: a create waiting for the writer slot.
+struct PendingCreate {
+  ports::CreatePetCommand command;
+  ports::PetRepository::CreateDone done;
+  std::chrono::steady_clock::time_point deadline;
+  std::chrono::steady_clock::time_point queued_at;
+};
+
+class CommitResolver;
+
+// create_batch_work: one transaction for `batch`: BEGIN, its transaction's id and the counter's
+// value (answered at once), one petstore.create_pets call for the whole batch (its idempotency
+// records and a bounded prune of expired ones first, then the counter row's lock, the ids and the
+// pets), COMMIT. Each `done` runs only after the COMMIT succeeded (or with the error that stopped
+// the transaction), then `after` runs; when the connection is lost before the COMMIT's answer,
+// `after` runs at once and `resolver` learns the outcome and answers the creates.
+[[nodiscard]] Work create_batch_work(std::vector<PendingCreate> batch,
+                                     std::function<void(std::size_t creates)> after,
+                                     CommitResolver& resolver);
+
+}  // namespace petstore::adapters::storage::postgres

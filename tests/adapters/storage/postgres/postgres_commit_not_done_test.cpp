@@ -1,0 +1,110 @@
+// A create batch whose connection is lost before its COMMIT could happen: its backend is
+// terminated while it waits for the counter row, which a session of the test holds. The batch's
+// resolution (pg_xact_status on a new connection) learns that its transaction aborted, so the
+// create is sent again rather than answered unavailable: it is answered with a pet stored once.
+
+#include <chrono>
+#include <cstdint>
+#include <libpq-fe.h>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
+#include "support/postgres_server.hpp"
+
+namespace petstore::tests {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct ConnCloser {
+  void operator()(PGconn* conn) const { PQfinish(conn); }
+};
+
+// value_of: the first value of `sql` on `conn`, "" when it has none.
+std::string value_of(PGconn* conn, const char* sql) {
+  PGresult* result = PQexec(conn, sql);
+  std::string value = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) > 0
+                          ? PQgetvalue(result, 0, 0)
+                          : "";
+  PQclear(result);
+  return value;
+}
+
+TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnce) {
+  const std::string database = shared_postgres_server().create_database();
+  std::mutex mutex;
+  std::vector<std::string> resolved;
+  adapters::storage::postgres::PostgresOptions options;
+  options.database_url = shared_postgres_server().url(database);
+  options.events.commit_resolved = [&](std::string_view outcome, std::size_t, std::string_view) {
+    const std::lock_guard lock(mutex);
+    resolved.emplace_back(outcome);
+  };
+  const auto repository =
+      adapters::storage::postgres::make_postgres_pet_repository(options).value();
+  ASSERT_TRUE(create_pet(*repository, new_pet("First")).has_value());
+
+  const std::unique_ptr<PGconn, ConnCloser> locker(
+      PQconnectdb(shared_postgres_server().url(database).c_str()));
+  ASSERT_EQ(PQstatus(locker.get()), CONNECTION_OK);
+  // Another session watches: pg_stat_activity stays as first read within a transaction.
+  const std::unique_ptr<PGconn, ConnCloser> watcher(
+      PQconnectdb(shared_postgres_server().url(database).c_str()));
+  ASSERT_EQ(PQstatus(watcher.get()), CONNECTION_OK);
+  (void)value_of(locker.get(), "BEGIN");
+  (void)value_of(locker.get(), "SELECT next_id FROM petstore.id_counter FOR UPDATE");
+
+  domain::Result<ports::CreateOutcome> answer =
+      domain::make_error(domain::ErrorCode::internal, "", "unanswered");
+  const ports::IdempotencyKey key{"scope", "aborted"};
+  std::thread create([&] { answer = create_now(*repository, {new_pet("Again"), key, test_now}); });
+  // The batch's backend, waiting for the counter row.
+  std::string pid;
+  for (const auto until = std::chrono::steady_clock::now() + 10s;
+       pid.empty() && std::chrono::steady_clock::now() < until;) {
+    pid = value_of(watcher.get(),
+                   "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                   "AND datname = current_database()");
+    std::this_thread::sleep_for(20ms);
+  }
+  if (pid.empty()) {
+    const std::string activity = value_of(
+        watcher.get(),
+        "SELECT string_agg(coalesce(wait_event_type, '-') || ' ' || state || ' ' || query, E'\\n') "
+        "FROM pg_stat_activity WHERE datname = current_database()");
+    (void)value_of(locker.get(), "COMMIT");
+    create.join();
+    FAIL() << "the batch never waited for the counter row:\n" << activity;
+  }
+  (void)value_of(watcher.get(), ("SELECT pg_terminate_backend(" + pid + ")").c_str());
+  const auto is_resolved = [&] {
+    const std::lock_guard lock(mutex);
+    return !resolved.empty();
+  };
+  for (const auto until = std::chrono::steady_clock::now() + 5s;
+       !is_resolved() && std::chrono::steady_clock::now() < until;) {
+    std::this_thread::sleep_for(10ms);
+  }
+  (void)value_of(locker.get(), "COMMIT");  // the create sent again takes the counter row now
+  create.join();
+
+  {
+    const std::lock_guard lock(mutex);
+    EXPECT_EQ(resolved, std::vector<std::string>{"not_committed"});
+  }
+  ASSERT_TRUE(answer.has_value()) << answer.error().message << " (" << answer.error().detail << ")";
+  EXPECT_TRUE(answer->created);
+  EXPECT_EQ(answer->pet.id, domain::PetId{2});
+  EXPECT_EQ(value_of(locker.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Again'"), "1");
+}
+
+}  // namespace
+}  // namespace petstore::tests
