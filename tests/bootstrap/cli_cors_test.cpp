@@ -82,6 +82,20 @@ TEST_F(CliCorsTest, AListedOriginsPreflightIsAnsweredWithoutAKey) {
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
 }
 
+// A preflight carries no key by design: it is answered before authentication, so it never counts
+// as a failed one. With one failure a minute allowed, five preflights leave a keyless request
+// its 401, not the throttle's 429.
+TEST_F(CliCorsTest, PreflightsDoNotCountAsFailedAuthentications) {
+  ServedPetstore served(petstore(
+      serve_args(keys_, {"--cors-origins", page_origin, "--auth-failures-per-minute", "1"})));
+  ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
+  for (int sent = 0; sent < 5; ++sent) {
+    ASSERT_EQ(preflight(served.port(), page_origin, "/v1/pets", "POST").status, 204U) << sent;
+  }
+  EXPECT_EQ(from(served.port(), page_origin, "GET", "/v1/pets", false).status, 401U);
+  EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
+}
+
 TEST_F(CliCorsTest, EveryResponseToAListedOriginIsReadableErrorsIncluded) {
   ServedPetstore served(petstore(serve_args(keys_, {"--cors-origins", page_origin})));
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
