@@ -42,44 +42,44 @@ def wait(url, status, seconds):
     return 1
 
 
-SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)')
+READS = re.compile(r'^petstore_storage_reads_total\{served_by="(\w+)",reason="(\w*)"\}\s+(\S+)')
 
 
 def read_counts(urls):
-    """Sums read counters by where they went: 'replica' or 'primary'. A counter counts when its
-    name mentions reads and either its name or one of its label values says replica or primary."""
-    counts = {"replica": 0.0, "primary": 0.0}
-    mentions_replica = False
+    """Sums petstore_storage_reads_total over the instances: the reads a replica served, and
+    the primary's reads by why a replica did not serve them. None when no instance reads
+    replicas (the counter is only exposed with --database-read-url)."""
+    replica, primary = 0, {}
+    seen = False
     for url in urls:
         with urllib.request.urlopen(url.rstrip("/") + "/metrics", timeout=5) as response:
             text = response.read().decode()
         for line in text.splitlines():
-            match = SAMPLE.match(line)
-            if not match or line.startswith("#"):
+            match = READS.match(line)
+            if not match:
                 continue
-            name, labels, value = match.group(1), match.group(2) or "", match.group(3)
-            if "replica" in name or "replica" in labels:
-                mentions_replica = True
-            if "read" not in name or not name.endswith("_total"):
-                continue
-            values = re.findall(r'="([^"]*)"', labels)
-            for where in ("replica", "primary"):
-                if where in name.split("_") or where in values:
-                    counts[where] += float(value)
-                    break
-    return counts if mentions_replica else None
+            seen = True
+            served_by, reason, value = match.group(1), match.group(2), int(float(match.group(3)))
+            if served_by == "replica":
+                replica += value
+            else:
+                primary[reason] = primary.get(reason, 0) + value
+    return (replica, primary) if seen else None
 
 
 def replica_share(urls):
     counts = read_counts(urls)
     if counts is None:
-        print("n/a (no read replicas in this build)")
+        print("n/a (no instance reads from replicas)")
         return
-    total = counts["replica"] + counts["primary"]
+    replica, primary = counts
+    total = replica + sum(primary.values())
     if total == 0:
         print("n/a (no reads counted in /metrics)")
         return
-    print("%.0f%% (%d of %d reads)" % (100 * counts["replica"] / total, counts["replica"], total))
+    why = ", ".join("%s %d" % item for item in sorted(primary.items()) if item[1])
+    print("%.0f%% (%d of %d reads)%s" % (100 * replica / total, replica, total,
+                                        "; the primary's, by reason: " + why if why else ""))
 
 
 def main(argv):
