@@ -32,6 +32,7 @@ Work read(const std::string& name) {
 
 std::vector<std::string> names(const std::vector<Work>& works) {
   std::vector<std::string> result;
+  result.reserve(works.size());
   for (const auto& work : works) {
     result.push_back(work.statements.at(0).sql);
   }
