@@ -6,6 +6,9 @@
 // a read joins only a query not yet sent (a query already out may have been answered by the
 // primary before the read started, and miss a commit acknowledged meanwhile).
 
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -29,41 +32,59 @@ enum class ReplicaVerdict {
 };
 [[nodiscard]] ReplicaVerdict judge_replica(std::optional<Lsn> replayed, Lsn required);
 
+// GatherRule: when the reads gathered for the next position query send it. With none in flight,
+// it goes once `enough` reads wait, or once `window` has passed since the previous query went, or
+// at a waiter's deadline, whichever comes first. So a read after a quiet spell goes at once, none
+// is held for company longer than `window` (nor past its deadline), and under load a query
+// carries `enough` reads or all that one window brought. The default sends every query as soon
+// as the one in flight is answered.
+struct GatherRule {
+  std::size_t enough = 1;
+  std::chrono::steady_clock::duration window{};
+};
+
 // PositionBatches: the reads waiting for a flush position, as one query in flight and the batch
-// that will go with the next one. Not thread-safe: its owner locks. Waiter is what answers a read.
+// gathering for the next one. Not thread-safe: its owner locks. Waiter is what answers a read.
+// Time is given, never read: the owner's timer calls due() at send_at().
 template <class Waiter>
 class PositionBatches {
  public:
-  // join: `waiter`'s read starts now. True when the caller must send a query now (none was in
-  // flight): the waiter alone makes that query's batch. Otherwise it waits for the next query,
-  // which is sent once the one in flight is answered.
-  [[nodiscard]] bool join(Waiter waiter) {
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  explicit PositionBatches(GatherRule rule = {}) : rule_(rule) {}
+
+  // join: `waiter`'s read starts at `now` and must not be held for company past `deadline`. True
+  // when the caller must send a query now: the batch it joined (with it) has just gone.
+  [[nodiscard]] bool join(Waiter waiter, TimePoint now, TimePoint deadline) {
     ++joined_;
-    if (in_flight_) {
-      next_.push_back(std::move(waiter));
-      return false;
+    next_.push_back(std::move(waiter));
+    send_by_ = std::min(send_by_, deadline);
+    return send_if_ready(now);
+  }
+
+  // due: the owner's timer at `now`. True when the caller must send the gathered batch's query now.
+  [[nodiscard]] bool due(TimePoint now) { return send_if_ready(now); }
+
+  // send_at: when the gathered batch goes at the latest if no more reads join (the owner's timer
+  // must call due() then); nullopt when none gathers or a query is in flight (its answer decides).
+  [[nodiscard]] std::optional<TimePoint> send_at() const {
+    if (in_flight_ || next_.empty()) {
+      return std::nullopt;
     }
-    in_flight_ = true;
-    sent_.push_back(std::move(waiter));
-    ++queries_;
-    return true;
+    return std::min(quiet_until_, send_by_);
   }
 
   // Answered: the batch the query in flight served (to answer with its position or failure),
-  // and whether the caller must send the next query now, for the reads that joined meanwhile.
+  // and whether the caller must send the next query now, for the reads gathered meanwhile.
   struct Answered {
     std::vector<Waiter> waiters;
     bool send_next = false;
   };
-  // answered: the query in flight has its answer. REQUIRES: a query is in flight.
-  [[nodiscard]] Answered answered() {
-    Answered result{std::exchange(sent_, {}), !next_.empty()};
-    if (result.send_next) {
-      sent_ = std::exchange(next_, {});
-      ++queries_;
-    } else {
-      in_flight_ = false;
-    }
+  // answered: the query in flight has its answer at `now`. REQUIRES: a query is in flight.
+  [[nodiscard]] Answered answered(TimePoint now) {
+    Answered result{std::exchange(sent_, {}), false};
+    in_flight_ = false;
+    result.send_next = send_if_ready(now);
     return result;
   }
 
@@ -72,9 +93,27 @@ class PositionBatches {
   [[nodiscard]] std::uint64_t joined() const { return joined_; }
 
  private:
+  // send_if_ready: the gathered batch becomes the one in flight when the rule says it goes.
+  bool send_if_ready(TimePoint now) {
+    if (in_flight_ || next_.empty() ||
+        (next_.size() < rule_.enough && now < std::min(quiet_until_, send_by_))) {
+      return false;
+    }
+    sent_ = std::exchange(next_, {});
+    in_flight_ = true;
+    send_by_ = TimePoint::max();
+    // Saturating: a closing owner passes TimePoint::max() to send whatever gathers at once.
+    quiet_until_ = now > TimePoint::max() - rule_.window ? TimePoint::max() : now + rule_.window;
+    ++queries_;
+    return true;
+  }
+
+  GatherRule rule_;
   std::vector<Waiter> sent_;  // the query in flight answers these
   std::vector<Waiter> next_;  // joined after it was sent
   bool in_flight_ = false;
+  TimePoint quiet_until_ = TimePoint::min();  // the previous query went at this minus window
+  TimePoint send_by_ = TimePoint::max();      // the earliest deadline in next_
   std::uint64_t queries_ = 0;
   std::uint64_t joined_ = 0;
 };

@@ -70,6 +70,7 @@ ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
 ReplicaReads::~ReplicaReads() { close(); }
 
 void ReplicaReads::close() {
+  gathering_.close();
   for (auto& replica : replicas_) {
     replica.pool->close();
   }
@@ -77,20 +78,15 @@ void ReplicaReads::close() {
 
 void ReplicaReads::read(Work work) {
   const char* reason = "no_replica";
-  bool send = false;
-  std::optional<Work> refused;  // no replica is usable now
+  bool usable = false;
   {
     const std::lock_guard lock(mutex_);
-    if (pick_locked(Clock::now(), reason) >= 0) {
-      send = batches_.join(std::move(work));
-    } else {
-      refused = std::move(work);
-    }
+    usable = pick_locked(Clock::now(), reason) >= 0;
   }
-  if (refused) {
-    to_primary(std::move(*refused), reason);
-  } else if (send) {
-    query_position();
+  if (usable) {
+    gathering_.join(std::move(work));
+  } else {
+    to_primary(std::move(work), reason);
   }
 }
 
@@ -118,16 +114,9 @@ void ReplicaReads::query_position() {
 
 void ReplicaReads::position_answered(const WorkResults& results) {
   const auto required = results ? first_lsn((*results)[0].get()) : std::nullopt;
-  PositionBatches<Work>::Answered answered;
-  {
-    const std::lock_guard lock(mutex_);
-    answered = batches_.answered();
-  }
-  if (answered.send_next) {
-    query_position();
-  }
+  auto waiters = gathering_.answered();
   const auto catch_up_until = Clock::now() + max_catch_up;
-  for (auto& work : answered.waiters) {
+  for (auto& work : waiters) {
     if (required) {
       to_replica(std::move(work), *required, catch_up_until);
     } else {

@@ -1,12 +1,13 @@
 #pragma once
 // ReplicaReads: routes the repository's gets and lists to replicas when that keeps them fresh
 // (postgres_freshness.hpp), else to the primary. Each read joins a batch waiting for the
-// primary's flushed WAL position (one query per batch); then one pipeline on a replica checks
-// the replica's replay position in a statement before the read's own (so before its snapshot)
-// and reads. A replica behind is asked again for a moment (max_catch_up), then the primary
-// serves; a replica that fails (down, silent, not a standby) is left alone for down_pause, one
-// that could not catch up for lagging_pause, and meanwhile its reads go straight to the primary.
-// Thread-safe; answers run on the adapter's loop threads.
+// primary's flushed WAL position (one query per batch, gathered by PositionGathering); then one
+// pipeline on a replica checks the replica's replay position in a statement before the read's
+// own (so before its snapshot) and reads. A replica behind is asked again for a moment
+// (max_catch_up), then the primary serves; a replica that fails (down, silent, not a standby) is
+// left alone for down_pause, one that could not catch up for lagging_pause, and meanwhile its
+// reads go straight to the primary. Thread-safe; answers run on the adapter's loop threads (and
+// position queries are sent from the gathering's timer thread too).
 
 #include <chrono>
 #include <cstddef>
@@ -18,6 +19,7 @@
 
 #include "adapters/storage/postgres/postgres_freshness.hpp"
 #include "adapters/storage/postgres/postgres_pool.hpp"
+#include "adapters/storage/postgres/postgres_position_gathering.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
@@ -37,6 +39,14 @@ class ReplicaReads {
   // The longest one attempt on a replica may take, and at most half what the read has left, so
   // that the primary still has time to answer after a replica that went silent.
   static constexpr std::chrono::milliseconds most_replica_wait{1000};
+  // How reads gather for a position query (GatherRule): it goes when gather_enough reads wait,
+  // or gather_window after the previous one went. Back to back, queries carried about 4 reads at
+  // 64 connections (one primary round trip's worth); gathered, 16 from about 16,000 reads a
+  // second up, for at most the window more of waiting, and none for a read after a quiet spell.
+  // Measured: a shorter window missed the target once reads slowed
+  // (docs/decisions/freshness-query-gathering.md).
+  static constexpr std::size_t gather_enough = 16;
+  static constexpr std::chrono::microseconds gather_window{1000};
 
   // `primary` must outlive this. Each replica gets a pool of `pool_size` connections.
   ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas, std::size_t pool_size,
@@ -47,8 +57,9 @@ class ReplicaReads {
 
   // read: answers `work` (its deadline set) from a fresh replica or from the primary.
   void read(Work work);
-  // close: closes the replicas' pools (their calls fall back to the primary, which the caller
-  // closes first so that they are answered unavailable).
+  // close: sends the gathered reads' query at once and closes the replicas' pools (their calls
+  // fall back to the primary, which the caller closes first so that they are answered
+  // unavailable).
   void close();
 
  private:
@@ -71,9 +82,11 @@ class ReplicaReads {
   Pool& primary_;
   const PostgresEvents events_;
   std::mutex mutex_;
-  PositionBatches<Work> batches_;
   std::vector<Replica> replicas_;
   std::size_t next_ = 0;
+  // Last: destroyed first, so its timer thread is joined while everything it reaches still lives.
+  PositionGathering gathering_{GatherRule{gather_enough, gather_window},
+                               [this] { query_position(); }};
 };
 
 }  // namespace petstore::adapters::storage::postgres
