@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/libpq.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_schema.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
@@ -25,14 +26,6 @@ constexpr int fetch_rows = 1000;
 constexpr std::size_t insert_rows = 1000;
 constexpr std::int64_t max_id = std::numeric_limits<std::int64_t>::max();
 constexpr std::uint64_t no_id_left = std::uint64_t{1} << 63U;
-
-struct ConnDeleter {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
-};
-struct ResultDeleter {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
 
 // Session: one blocking connection; every failure is one line without the password, unavailable
 // when the connection is gone and internal when the server refused a statement.
@@ -52,14 +45,15 @@ class Session {
     return {};
   }
 
-  domain::Result<Result> run(const std::string& sql, const std::vector<std::string>& params = {}) {
+  domain::Result<ResultPtr> run(const std::string& sql,
+                                const std::vector<std::string>& params = {}) {
     std::vector<const char*> values;
     values.reserve(params.size());
     for (const auto& param : params) {
       values.push_back(param.c_str());
     }
-    Result result(PQexecParams(conn_.get(), sql.c_str(), static_cast<int>(values.size()), nullptr,
-                               values.data(), nullptr, nullptr, 0));
+    ResultPtr result(PQexecParams(conn_.get(), sql.c_str(), static_cast<int>(values.size()),
+                                  nullptr, values.data(), nullptr, nullptr, 0));
     const auto status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
       return result;
@@ -72,7 +66,7 @@ class Session {
 
  private:
   const ConnectTarget& target_;
-  std::unique_ptr<PGconn, ConnDeleter> conn_;
+  ConnPtr conn_;
 };
 
 // array_literal: a PostgreSQL array literal of `items`, each quoted (so any text survives).

@@ -9,8 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_schema.hpp"
-
 namespace petstore::adapters::storage::postgres {
 namespace {
 
@@ -32,10 +30,7 @@ BlockingSession::BlockingSession(ConnPtr conn, const ConnectTarget& target,
 domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& target,
                                                       Clock::time_point deadline,
                                                       std::stop_token stop) {
-  const auto params = target.params();
-  BlockingSession session(
-      ConnPtr(PQconnectStartParams(params.keywords.data(), params.values.data(), 1)), target,
-      deadline, std::move(stop));
+  BlockingSession session(start_connect(target), target, deadline, std::move(stop));
   PGconn* conn = session.get();
   if (conn == nullptr || PQstatus(conn) == CONNECTION_BAD) {
     return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
@@ -72,13 +67,7 @@ domain::Result<ResultPtr> BlockingSession::run(const char* sql) {
 
 domain::Result<ResultPtr> BlockingSession::run(
     const char* sql, const std::vector<std::optional<std::string>>& params) {
-  std::vector<const char*> values;
-  values.reserve(params.size());
-  for (const auto& param : params) {
-    values.push_back(param ? param->c_str() : nullptr);
-  }
-  if (PQsendQueryParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr, values.data(),
-                        nullptr, nullptr, 0) == 0) {
+  if (!send_query(conn_.get(), sql, params)) {
     return unavailable("the database connection was lost: " + libpq_message(conn_.get(), *target_));
   }
   return answer();

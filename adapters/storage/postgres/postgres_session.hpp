@@ -14,16 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/libpq.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 #include "domain/error.hpp"
 
 namespace petstore::adapters::storage::postgres {
-
-struct ConnDeleter {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
-};
-using ConnPtr = std::unique_ptr<PGconn, ConnDeleter>;
 
 class BlockingSession {
  public:
