@@ -11,7 +11,10 @@
 #   adapters/cli : + application/ (it drives the data tools' use cases) + adapters/jsonl/ (their
 #                  format)
 #   adapters/files: its own folder only (durable file writes, below every adapter that writes one)
+#   adapters/storage/group_commit: its own folder only, and no technology (a pure rule, below
+#                  the storage adapters)
 #   other adapters (storage, auth, clock): domain/, ports/ and their own folder
+#   a storage adapter (adapters/storage/*): + adapters/storage/group_commit/
 #   every adapter: + adapters/files/
 #   bootstrap    : anything
 # Usage: cmake -DROOT=<source tree> -P check_dependencies.cmake
@@ -78,6 +81,11 @@ foreach(folder IN LISTS adapter_folders)
   elseif(folder STREQUAL "adapters/cli")
     check_folder(${folder}
                  "domain/;ports/;application/;adapters/jsonl/;adapters/files/;${folder}/" TRUE)
+  elseif(folder STREQUAL "adapters/storage/group_commit")
+    check_folder(${folder} "${folder}/" FALSE "^(libpq|lmdb|poll|unistd)")
+  elseif(folder MATCHES "^adapters/storage/")
+    check_folder(${folder} "domain/;ports/;adapters/files/;adapters/storage/group_commit/;${folder}/"
+                 TRUE)
   elseif(folder STREQUAL "adapters/jsonl")
     check_folder(${folder} "domain/;ports/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)
   else()

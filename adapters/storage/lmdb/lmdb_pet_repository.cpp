@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/group_commit/group_commit_pacing.hpp"
 #include "adapters/storage/lmdb/lmdb_create_batch.hpp"
 #include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
@@ -25,11 +26,8 @@ constexpr std::chrono::milliseconds max_company_wait{10};
 
 // LmdbPetRepository: reads on the caller's thread; creates queued for one writer thread that
 // commits whatever is queued (up to max_batch) in one transaction and only then calls back.
-// At low load no create waits for company: each batch holds one create. Under load a batch waits
-// for as many creates as the last one held, at most as long as the last commit took: the clients
-// that batch answered are about to send their next creates, and without the wait the writer would
-// commit the one create already queued and theirs a whole commit later (batches of 1 and N-1 in
-// turn; PostgreSQL's commit_delay answers the same problem). Measured in docs/benchmarks.md (R3).
+// Under load a batch first waits for company, as GroupCommitPacing says (PostgreSQL's writer
+// follows the same rule).
 class LmdbPetRepository final : public ports::PetRepository {
  public:
   LmdbPetRepository(std::unique_ptr<Store> store, const LmdbOptions& options)
@@ -97,8 +95,7 @@ class LmdbPetRepository final : public ports::PetRepository {
   void run_writer() {
     std::vector<PendingCreate> batch;
     std::vector<PendingCreate> given_up;
-    std::size_t last_batch = 1;
-    std::chrono::steady_clock::duration last_commit{};
+    group_commit::GroupCommitPacing pacing(max_batch_, max_company_wait);
     for (;;) {
       {
         std::unique_lock lock(queue_mutex_);
@@ -106,11 +103,10 @@ class LmdbPetRepository final : public ports::PetRepository {
         if (queue_.empty()) {
           return;  // stopping, and every queued create is done
         }
-        if (last_batch > 1) {
-          wake_at_ = std::min(last_batch, max_batch_);
-          queue_ready_.wait_for(
-              lock, std::min<std::chrono::steady_clock::duration>(last_commit, max_company_wait),
-              [this] { return stopping_ || queue_.size() >= wake_at_; });
+        if (const auto until = pacing.wait_until(queue_.size(), std::chrono::steady_clock::now())) {
+          wake_at_ = pacing.company();
+          queue_ready_.wait_until(lock, *until,
+                                  [this] { return stopping_ || queue_.size() >= wake_at_; });
           wake_at_ = 1;
         }
         const auto now = std::chrono::steady_clock::now();
@@ -131,10 +127,10 @@ class LmdbPetRepository final : public ports::PetRepository {
       }
       const auto started = std::chrono::steady_clock::now();
       auto results = commit_creates(*store_, batch);
-      last_commit = std::chrono::steady_clock::now() - started;
-      last_batch = batch.size();
+      const auto took = std::chrono::steady_clock::now() - started;
+      pacing.committed(batch.size(), took);
       if (on_commit_) {
-        on_commit_(last_commit, batch.size());
+        on_commit_(took, batch.size());
       }
       // Only now, with the transaction committed and synced (or failed), is anyone told.
       for (std::size_t i = 0; i < batch.size(); ++i) {

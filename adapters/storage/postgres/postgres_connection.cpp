@@ -14,13 +14,6 @@ using domain::ErrorCode;
 constexpr std::chrono::milliseconds first_pause{100};
 constexpr std::chrono::milliseconds longest_pause{5000};
 
-std::string trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
-    text.pop_back();
-  }
-  return text;
-}
-
 domain::Error unavailable(std::string message, std::string detail) {
   auto error = domain::make_error(ErrorCode::unavailable, "", std::move(message));
   error.detail = std::move(detail);
@@ -49,13 +42,9 @@ domain::Error statement_error(const PGresult* result, std::string detail) {
 Connection::Connection(ConnectionHost& host, EventLoop& loop, const ConnectTarget& target)
     : host_(host), loop_(loop), target_(target) {}
 
-Connection::~Connection() {
-  if (conn_ != nullptr) {
-    PQfinish(conn_);
-  }
-}
+Connection::~Connection() = default;
 
-int Connection::socket() const { return conn_ != nullptr ? PQsocket(conn_) : -1; }
+int Connection::socket() const { return conn_ != nullptr ? PQsocket(conn_.get()) : -1; }
 
 bool Connection::wants_read() const {
   if (state_ == State::connecting) {
@@ -113,7 +102,7 @@ void Connection::on_socket(bool readable, bool writable) {
     flush();
   }
   if (readable && state_ != State::down) {
-    if (PQconsumeInput(conn_) == 0) {
+    if (PQconsumeInput(conn_.get()) == 0) {
       fail(libpq_error());
       return;
     }
@@ -122,18 +111,17 @@ void Connection::on_socket(bool readable, bool writable) {
 }
 
 void Connection::begin_connect(Clock::time_point now) {
-  const auto params = target_.params();
-  conn_ = PQconnectStartParams(params.keywords.data(), params.values.data(), 1);
+  conn_ = start_connect(target_);
   state_ = State::connecting;
   poll_status_ = PGRES_POLLING_WRITING;  // as libpq asks: poll as if it had said "writing"
   connect_deadline_ = now + target_.timeout;
-  if (conn_ == nullptr || PQstatus(conn_) == CONNECTION_BAD) {
+  if (conn_ == nullptr || PQstatus(conn_.get()) == CONNECTION_BAD) {
     fail(conn_ == nullptr ? "out of memory" : libpq_error());
   }
 }
 
 void Connection::continue_connect() {
-  poll_status_ = PQconnectPoll(conn_);
+  poll_status_ = PQconnectPoll(conn_.get());
   if (poll_status_ == PGRES_POLLING_FAILED) {
     fail(libpq_error());
     return;
@@ -141,7 +129,7 @@ void Connection::continue_connect() {
   if (poll_status_ != PGRES_POLLING_OK) {
     return;
   }
-  if (PQsetnonblocking(conn_, 1) != 0 || PQenterPipelineMode(conn_) == 0) {
+  if (PQsetnonblocking(conn_.get(), 1) != 0 || PQenterPipelineMode(conn_.get()) == 0) {
     fail(libpq_error());
     return;
   }
@@ -180,31 +168,25 @@ void Connection::run(std::vector<Work> works) {
 
 void Connection::send(Work work) {
   for (const auto& statement : work.statements) {
-    std::vector<const char*> params;
-    params.reserve(statement.params.size());
-    for (const auto& param : statement.params) {
-      params.push_back(param ? param->c_str() : nullptr);
-    }
-    if (PQsendQueryParams(conn_, statement.sql.c_str(), static_cast<int>(params.size()), nullptr,
-                          params.data(), nullptr, nullptr, 0) == 0) {
+    if (!send_query(conn_.get(), statement.sql.c_str(), statement.params)) {
       works_.push_back(std::move(work));  // so that fail() answers it
       fail(libpq_error());
       return;
     }
-    if (statement.flush && PQsendFlushRequest(conn_) == 0) {
+    if (statement.flush && PQsendFlushRequest(conn_.get()) == 0) {
       works_.push_back(std::move(work));
       fail(libpq_error());
       return;
     }
   }
   works_.push_back(std::move(work));
-  if (PQpipelineSync(conn_) == 0) {
+  if (PQpipelineSync(conn_.get()) == 0) {
     fail(libpq_error());
   }
 }
 
 void Connection::flush() {
-  const int flushed = PQflush(conn_);
+  const int flushed = PQflush(conn_.get());
   if (flushed < 0) {
     fail(libpq_error());
     return;
@@ -214,10 +196,10 @@ void Connection::flush() {
 
 void Connection::read_results() {
   while (!works_.empty() && state_ != State::down) {
-    if (PQisBusy(conn_) != 0) {
+    if (PQisBusy(conn_.get()) != 0) {
       return;
     }
-    ResultPtr result(PQgetResult(conn_));
+    ResultPtr result(PQgetResult(conn_.get()));
     const Work& work = works_.front();
     if (statement_index_ < work.statements.size()) {
       if (!result) {
@@ -226,8 +208,8 @@ void Connection::read_results() {
       }
       const auto status = PQresultStatus(result.get());
       if (status == PGRES_FATAL_ERROR && !front_error_) {
-        front_error_ =
-            statement_error(result.get(), redacted(trimmed(PQresultErrorMessage(result.get()))));
+        front_error_ = statement_error(
+            result.get(), redacted(PQresultErrorMessage(result.get()), target_.password));
       }
       if (results_.size() == statement_index_) {
         results_.push_back(std::move(result));
@@ -265,7 +247,7 @@ void Connection::finish_front_work() {
   // A failed create batch leaves its transaction aborted, and a pipeline's Sync does not end an
   // explicit transaction: without a ROLLBACK, every later statement on this connection would be
   // refused (25P02). Its answer is read like any other work's before the connection is idle.
-  if (state_ != State::down && PQtransactionStatus(conn_) == PQTRANS_INERROR) {
+  if (state_ != State::down && PQtransactionStatus(conn_.get()) == PQTRANS_INERROR) {
     send(Work{{Statement{"ROLLBACK", {}}},
               [](const WorkResults&) {},
               std::chrono::steady_clock::now() + target_.timeout});
@@ -299,10 +281,7 @@ void Connection::fail(const std::string& reason) {
   }
   auto works = std::move(works_);
   works_.clear();
-  if (conn_ != nullptr) {
-    PQfinish(conn_);
-    conn_ = nullptr;
-  }
+  conn_.reset();
   state_ = State::down;
   flushing_ = false;
   statement_index_ = 0;
@@ -328,18 +307,7 @@ void Connection::fail(const std::string& reason) {
 }
 
 std::string Connection::libpq_error() const {
-  return conn_ != nullptr ? redacted(trimmed(PQerrorMessage(conn_))) : "no connection";
-}
-
-std::string Connection::redacted(std::string message) const {
-  if (target_.password.empty()) {
-    return message;
-  }
-  for (auto at = message.find(target_.password); at != std::string::npos;
-       at = message.find(target_.password, at)) {
-    message.replace(at, target_.password.size(), "***");
-  }
-  return message;
+  return conn_ ? redacted(PQerrorMessage(conn_.get()), target_.password) : "no connection";
 }
 
 }  // namespace petstore::adapters::storage::postgres

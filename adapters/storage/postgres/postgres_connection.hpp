@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/storage/postgres/libpq.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
@@ -37,32 +38,6 @@ class ConnectionHost {
   // connection_down: an attempt to connect failed (was_up false) or an open connection was lost
   // (was_up true); `reason` carries no password. It retries by itself.
   virtual void connection_down(Connection& connection, const std::string& reason, bool was_up) = 0;
-};
-
-// ConnectTarget: how to reach the database: libpq keywords and values (the URL expanded from
-// "dbname"), the password to keep out of every message, and how long an attempt may take.
-struct ConnectTarget {
-  std::vector<std::string> keywords;
-  std::vector<std::string> values;
-  std::string password;
-  std::chrono::milliseconds timeout{5000};
-
-  // ConnectParams: keywords and values as libpq's *Params connect calls take them, each list
-  // ended by a null; valid while the target lives.
-  struct ConnectParams {
-    std::vector<const char*> keywords;
-    std::vector<const char*> values;
-  };
-  [[nodiscard]] ConnectParams params() const {
-    ConnectParams params;
-    for (std::size_t i = 0; i < keywords.size(); ++i) {
-      params.keywords.push_back(keywords[i].c_str());
-      params.values.push_back(values[i].c_str());
-    }
-    params.keywords.push_back(nullptr);
-    params.values.push_back(nullptr);
-    return params;
-  }
 };
 
 class Connection final : public LoopClient {
@@ -107,12 +82,11 @@ class Connection final : public LoopClient {
   void finish_front_work();
   void fail(const std::string& reason);
   [[nodiscard]] std::string libpq_error() const;
-  [[nodiscard]] std::string redacted(std::string message) const;
 
   ConnectionHost& host_;
   EventLoop& loop_;
   const ConnectTarget& target_;
-  PGconn* conn_ = nullptr;
+  ConnPtr conn_;
   State state_ = State::down;
   PostgresPollingStatusType poll_status_ = PGRES_POLLING_WRITING;
   Clock::time_point retry_at_{};  // when down: the next attempt

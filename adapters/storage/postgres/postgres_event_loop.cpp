@@ -10,6 +10,11 @@
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
+namespace {
+
+thread_local bool is_loop_thread = false;
+
+}  // namespace
 
 EventLoop::EventLoop(EveryTick every_tick)
     : every_tick_(std::move(every_tick)), wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
@@ -54,7 +59,10 @@ void EventLoop::wake() const {
   (void)!write(wake_fd_, &one, sizeof one);  // a full counter already wakes the loop
 }
 
+bool EventLoop::on_loop_thread() { return is_loop_thread; }
+
 void EventLoop::run() {
+  is_loop_thread = true;
   std::vector<pollfd> fds;
   std::vector<LoopClient*> polled;
   std::vector<std::function<void()>> tasks;

@@ -53,6 +53,9 @@ class EventLoop {
   // wake: the loop runs a turn soon (its every_tick included). Safe from any thread.
   void wake() const;
 
+  // on_loop_thread: whether the calling thread is some loop's, where nothing may block.
+  [[nodiscard]] static bool on_loop_thread();
+
   static constexpr std::chrono::milliseconds tick{50};
 
  private:

@@ -1,6 +1,7 @@
 #include "adapters/storage/postgres/postgres_pet_archive.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <libpq-fe.h>
 #include <limits>
@@ -11,8 +12,11 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/libpq.hpp"
+#include "adapters/storage/postgres/postgres_array_literal.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_schema.hpp"
+#include "adapters/storage/postgres/postgres_session.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -26,74 +30,25 @@ constexpr std::size_t insert_rows = 1000;
 constexpr std::int64_t max_id = std::numeric_limits<std::int64_t>::max();
 constexpr std::uint64_t no_id_left = std::uint64_t{1} << 63U;
 
-struct ConnDeleter {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
-};
-struct ResultDeleter {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
-
-// Session: one blocking connection; every failure is one line without the password, unavailable
-// when the connection is gone and internal when the server refused a statement.
-class Session {
- public:
-  explicit Session(const ConnectTarget& target) : target_(target) {}
-
-  domain::Result<void> open() {
-    const auto params = target_.params();
-    conn_.reset(PQconnectdbParams(params.keywords.data(), params.values.data(), 1));
-    if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK) {
-      return domain::make_error(ErrorCode::unavailable, "",
-                                "cannot connect to the database: " +
-                                    (conn_ ? one_line(PQerrorMessage(conn_.get()), target_.password)
-                                           : std::string("out of memory")));
-    }
-    return {};
+// open_session: a blocking session on `target` (connected within its timeout, each statement then
+// as long as the transfer needs), which words a refused statement as the archive's.
+domain::Result<BlockingSession> open_session(const ConnectTarget& target) {
+  auto session = BlockingSession::open(target, std::chrono::steady_clock::now() + target.timeout,
+                                       {}, BlockingSession::Bounds::connect_only);
+  if (session) {
+    session->refusals("the database refused a statement");
   }
+  return session;
+}
 
-  domain::Result<Result> run(const std::string& sql, const std::vector<std::string>& params = {}) {
-    std::vector<const char*> values;
-    values.reserve(params.size());
-    for (const auto& param : params) {
-      values.push_back(param.c_str());
-    }
-    Result result(PQexecParams(conn_.get(), sql.c_str(), static_cast<int>(values.size()), nullptr,
-                               values.data(), nullptr, nullptr, 0));
-    const auto status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
-      return result;
-    }
-    const bool lost = PQstatus(conn_.get()) != CONNECTION_OK;
-    return domain::make_error(lost ? ErrorCode::unavailable : ErrorCode::internal, "",
-                              "the database refused a statement: " +
-                                  one_line(PQerrorMessage(conn_.get()), target_.password));
+// column: one column of `pets` as an array parameter, each value quoted (so any text survives).
+template <typename Text>
+std::optional<std::string> column(std::span<const domain::Pet> pets, Text text) {
+  ArrayLiteral literal;
+  for (const auto& pet : pets) {
+    literal.add(std::optional<std::string>(text(pet)));
   }
-
- private:
-  const ConnectTarget& target_;
-  std::unique_ptr<PGconn, ConnDeleter> conn_;
-};
-
-// array_literal: a PostgreSQL array literal of `items`, each quoted (so any text survives).
-template <typename Item, typename Text>
-std::string array_literal(std::span<const Item> items, Text text) {
-  std::string out = "{";
-  for (const auto& item : items) {
-    if (out.size() > 1) {
-      out += ',';
-    }
-    out += '"';
-    for (const char c : text(item)) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-      }
-      out += c;
-    }
-    out += '"';
-  }
-  out += '}';
-  return out;
+  return std::move(literal).done();
 }
 
 std::uint64_t next_id_of(const PGresult* result) {
@@ -111,10 +66,11 @@ class PostgresPetArchive final : public ports::PetArchive {
   // PetArchive
   [[nodiscard]] domain::Result<ports::ArchiveReadReport> read_all(
       const PetSink& sink) const override {
-    Session db(target_);
-    if (auto opened = db.open(); !opened) {
-      return opened.error();
+    auto session = open_session(target_);
+    if (!session) {
+      return session.error();
     }
+    auto& db = *session;
     auto exists = db.run("SELECT to_regclass('petstore.schema_version') IS NOT NULL");
     if (!exists) {
       return exists.error();
@@ -139,7 +95,7 @@ class PostgresPetArchive final : public ports::PetArchive {
     ports::ArchiveReadReport report;
     const std::string fetch = "FETCH " + std::to_string(fetch_rows) + " FROM every_pet";
     for (;;) {
-      auto rows = db.run(fetch);
+      auto rows = db.run(fetch.c_str());
       if (!rows) {
         return rows.error();
       }
@@ -173,10 +129,11 @@ class PostgresPetArchive final : public ports::PetArchive {
         !migrated) {
       return migrated.error();
     }
-    Session db(target_);
-    if (auto opened = db.open(); !opened) {
-      return opened.error();
+    auto session = open_session(target_);
+    if (!session) {
+      return session.error();
     }
+    auto& db = *session;
     if (auto begun = db.run("BEGIN"); !begun) {
       return begun.error();
     }
@@ -235,14 +192,13 @@ class PostgresPetArchive final : public ports::PetArchive {
  private:
   // first_stored: the lowest index in `pets` of one whose id is already stored.
   static domain::Result<std::optional<std::size_t>> first_stored(
-      Session& db, std::span<const domain::Pet> pets) {
+      BlockingSession& db, std::span<const domain::Pet> pets) {
     std::unordered_set<std::int64_t> stored;
     for (std::size_t at = 0; at < pets.size(); at += insert_rows) {
       const auto chunk = pets.subspan(at, std::min(insert_rows, pets.size() - at));
-      auto found = db.run("SELECT id FROM petstore.pets WHERE id = ANY($1::bigint[])",
-                          {array_literal(chunk, [](const domain::Pet& pet) {
-                            return std::to_string(pet.id.value);
-                          })});
+      auto found = db.run(
+          "SELECT id FROM petstore.pets WHERE id = ANY($1::bigint[])",
+          {column(chunk, [](const domain::Pet& pet) { return std::to_string(pet.id.value); })});
       if (!found) {
         return found.error();
       }
@@ -258,15 +214,14 @@ class PostgresPetArchive final : public ports::PetArchive {
     return std::optional<std::size_t>();
   }
 
-  static domain::Result<void> insert(Session& db, std::span<const domain::Pet> pets) {
+  static domain::Result<void> insert(BlockingSession& db, std::span<const domain::Pet> pets) {
     auto done = db.run(
         "INSERT INTO petstore.pets (id, name, category_id, status) SELECT * FROM "
         "unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[])",
-        {array_literal(pets, [](const domain::Pet& pet) { return std::to_string(pet.id.value); }),
-         array_literal(pets, [](const domain::Pet& pet) { return std::string(pet.name.value()); }),
-         array_literal(
-             pets, [](const domain::Pet& pet) { return std::to_string(pet.category_id.value); }),
-         array_literal(pets, [](const domain::Pet& pet) {
+        {column(pets, [](const domain::Pet& pet) { return std::to_string(pet.id.value); }),
+         column(pets, [](const domain::Pet& pet) { return std::string(pet.name.value()); }),
+         column(pets, [](const domain::Pet& pet) { return std::to_string(pet.category_id.value); }),
+         column(pets, [](const domain::Pet& pet) {
            return std::string(domain::to_string(pet.status));
          })});
     if (!done) {

@@ -22,21 +22,6 @@ void report(const Event& event, Args&&... args) {
   }
 }
 
-// expire_from: moves out of `queue` the calls whose deadline has passed, to be answered
-// unavailable outside the pool's lock.
-template <class Call>
-void expire_from(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
-                 std::vector<std::pair<Call, const char*>>& expired) {
-  for (auto it = queue.begin(); it != queue.end();) {
-    if (it->deadline <= now) {
-      expired.emplace_back(std::move(*it), "no database connection was free within the timeout");
-      it = queue.erase(it);
-    } else {
-      ++it;
-    }
-  }
-}
-
 }  // namespace
 
 void Pool::Unanswered::answer() {
@@ -96,7 +81,7 @@ void Pool::create(PendingCreate create) {
       create.done(unavailable(refused));
       return;
     }
-    creates_.push_back(std::move(create));
+    batches_.queue(std::move(create));
     dispatch_locked(assignments);
   }
   post(assignments);
@@ -114,7 +99,7 @@ const char* Pool::refusal_locked() const {
 
 void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
   const auto now = Clock::now();
-  const auto company_deadline = company_deadline_locked();
+  const auto company_deadline = batches_.wait_until();
   const bool waiting_for_company = company_deadline && now < *company_deadline;
   if (waiting_for_company && *company_deadline < next_tick_ && !closing_) {
     next_tick_ = *company_deadline;
@@ -122,8 +107,11 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
   }
   while (!idle_.empty() && !closing_) {
     Assignment assignment{idle_.back(), {}, {}};
-    if (!creates_.empty() && !writer_busy_ && !waiting_for_company) {
-      if (auto batch = take_batch_locked(assignment.given_up)) {
+    if (batches_.ready(now)) {
+      auto batch = batches_.take(
+          now, assignment.given_up, [this, now](std::size_t creates) { writer_done(now, creates); },
+          resolver_);
+      if (batch) {
         assignment.works.push_back(std::move(*batch));
       } else {
         assignments.push_back(std::move(assignment));  // only given-up creates: the writer is free
@@ -153,42 +141,14 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
   report_pool_locked();
 }
 
-std::optional<Work> Pool::take_batch_locked(std::vector<PendingCreate>& given_up) {
-  const auto now = Clock::now();
-  std::vector<PendingCreate> batch;
-  while (!creates_.empty() && batch.size() < max_batch) {
-    report(settings_.events.connection_waited, now - creates_.front().queued_at);
-    // A create whose caller has given up (answered 503 at the same deadline) is never sent.
-    (creates_.front().deadline <= now ? given_up : batch).push_back(std::move(creates_.front()));
-    creates_.pop_front();
-  }
-  if (batch.empty()) {
-    return std::nullopt;
-  }
-  writer_busy_ = true;
-  return create_batch_work(
-      std::move(batch), [this, now](std::size_t creates) { writer_done(now, creates); }, resolver_);
-}
-
-std::optional<Pool::Clock::time_point> Pool::company_deadline_locked() const {
-  const std::size_t company = std::min(last_batch_, max_batch);
-  if (creates_.empty() || writer_busy_ || creates_.size() >= company) {
-    return std::nullopt;  // a last batch of one (company 1) never waits
-  }
-  const auto wait = std::min<Clock::duration>(last_commit_, max_company_wait);
-  return std::max(writer_freed_at_, creates_.front().queued_at) + wait;
-}
-
 void Pool::writer_done(Clock::time_point started, std::size_t creates) {
   const auto now = Clock::now();
   report(settings_.events.commit_finished, now - started, creates);
   std::vector<Assignment> assignments;
   {
     const std::lock_guard lock(mutex_);
-    writer_busy_ = false;
-    last_batch_ = creates;
-    last_commit_ = now - started;
-    writer_freed_at_ = Clock::now();  // after the report: a slow hook shortens no wait
+    // Freed after the report: a slow hook shortens no wait for company.
+    batches_.freed(creates, now - started, Clock::now());
     dispatch_locked(assignments);
   }
   post(assignments);
@@ -288,7 +248,7 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
     const std::lock_guard lock(mutex_);
     expire_locked(now, answers);
     probe_locked(now, assignments);
-    if (const auto company_deadline = company_deadline_locked()) {
+    if (const auto company_deadline = batches_.wait_until()) {
       if (*company_deadline <= now) {
         dispatch_locked(assignments);  // the wait is over: commit what came
       } else {
@@ -303,8 +263,8 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
 }
 
 void Pool::expire_locked(Clock::time_point now, Unanswered& answers) {
-  expire_from(reads_, now, answers.reads);
-  expire_from(creates_, now, answers.creates);
+  take_expired(reads_, now, answers.reads, "no database connection was free within the timeout");
+  batches_.expire(now, answers.creates);
 }
 
 void Pool::take_all_locked(Unanswered& answers, const char* reason) {
@@ -312,10 +272,7 @@ void Pool::take_all_locked(Unanswered& answers, const char* reason) {
     answers.reads.emplace_back(std::move(work), reason);
   }
   reads_.clear();
-  for (auto& create : creates_) {
-    answers.creates.emplace_back(std::move(create), reason);
-  }
-  creates_.clear();
+  batches_.take_all(answers.creates, reason);
 }
 
 void Pool::report_pool_locked() const {

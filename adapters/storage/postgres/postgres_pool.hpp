@@ -1,12 +1,8 @@
 #pragma once
-// Pool: the adapter's connections, spread over a few EventLoops, and the queues of calls that
+// Pool: the adapter's connections, spread over a few EventLoops, and the queue of reads that
 // wait for one. Reads go to any idle connection (reads queued together share one pipeline);
-// creates are group-committed: one connection at a time holds the writer slot and commits every
-// create queued meanwhile in one transaction (the id counter row would serialise concurrent
-// create transactions anyway). Under load a batch waits for company as the LMDB adapter's does:
-// after a batch of N, the next waits for N creates, at most as long as that batch took (else the
-// writer would commit the one create queued when it freed, and the clients just answered a whole
-// commit later: batches of 1 and N-1 in turn). A call made while no connection works, or before
+// creates are group-committed: the BatchScheduler decides when a batch takes an idle connection
+// (first in line) as the writer slot. A call made while no connection works, or before
 // the schema is known to be ready, fails at once with unavailable; one that waits past its
 // deadline fails with unavailable too. Every probe_interval a probe (SELECT 1, probe_timeout)
 // checks that the database still answers, traffic or not: until one answers again, the pool
@@ -23,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_batch_scheduler.hpp"
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
@@ -46,11 +43,8 @@ class Pool final : public ConnectionHost {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Most creates one transaction commits, and most queued reads one connection takes at once.
-  static constexpr std::size_t max_batch = 256;
+  // Most queued reads one connection takes at once.
   static constexpr std::size_t max_pipelined_reads = 16;
-  // The longest a batch waits for company, however long the last batch took.
-  static constexpr std::chrono::milliseconds max_company_wait{10};
   // How often the database is probed, and how long a probe may take: /readyz turns 503 within
   // about their sum of the database ceasing to answer.
   static constexpr std::chrono::milliseconds probe_interval{1000};
@@ -98,12 +92,6 @@ class Pool final : public ConnectionHost {
   // refusal_locked: why a new call fails at once, or null when it is taken.
   [[nodiscard]] const char* refusal_locked() const;
   void dispatch_locked(std::vector<Assignment>& assignments);
-  // take_batch_locked: the next batch, without the creates given up on (moved to `given_up`);
-  // nullopt, the writer still free, when every queued create was given up on.
-  std::optional<Work> take_batch_locked(std::vector<PendingCreate>& given_up);
-  // company_deadline_locked: until when the queued creates wait for company; nullopt when they
-  // do not (none queued, the writer busy, the last batch alone, or enough of them queued).
-  [[nodiscard]] std::optional<Clock::time_point> company_deadline_locked() const;
   void writer_done(Clock::time_point started, std::size_t creates);
   static void post(std::vector<Assignment>& assignments);
   // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
@@ -122,15 +110,9 @@ class Pool final : public ConnectionHost {
   PoolSettings settings_;
   std::mutex mutex_;
   std::deque<Work> reads_;
-  std::deque<PendingCreate> creates_;
   std::vector<Connection*> idle_;
   std::vector<Connection*> open_;  // connected, set up, and counted as serving
-  bool writer_busy_ = false;
-  // The last batch: its size and how long it took (from its dispatch to its last answer, the
-  // time its clients need before they can send again); when the writer slot was last freed.
-  std::size_t last_batch_ = 1;
-  Clock::duration last_commit_{};
-  Clock::time_point writer_freed_at_{};
+  BatchScheduler batches_{settings_.events};
   // When the first loop runs on_tick next at the latest: a wait for company ending sooner wakes it.
   Clock::time_point next_tick_ = Clock::time_point::max();
   // No connection is open and the latest attempt failed: calls fail at once. False while the

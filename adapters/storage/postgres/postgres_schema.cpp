@@ -137,25 +137,6 @@ $fn$;
 constexpr std::array<const char*, schema_version> migrations{version_1, version_2,
                                                              create_pets_migration};
 
-}  // namespace
-
-std::string one_line(std::string text, const std::string& password) {
-  for (auto& c : text) {
-    c = c == '\n' ? ' ' : c;
-  }
-  while (!text.empty() && text.back() == ' ') {
-    text.pop_back();
-  }
-  if (!password.empty()) {
-    for (auto at = text.find(password); at != std::string::npos; at = text.find(password, at)) {
-      text.replace(at, password.size(), "***");
-    }
-  }
-  return text;
-}
-
-namespace {
-
 // Another instance that holds the lock is migrating: this attempt gives way and is tried again
 // later, rather than waiting on the server for a lock whose holder may never let go.
 domain::Error lock_taken() {

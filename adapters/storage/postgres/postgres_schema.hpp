@@ -6,9 +6,8 @@
 
 #include <chrono>
 #include <stop_token>
-#include <string>
 
-#include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/libpq.hpp"
 #include "domain/error.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -26,8 +25,5 @@ inline constexpr int schema_version = 3;
 [[nodiscard]] domain::Result<void> migrate_schema(const ConnectTarget& target,
                                                   std::chrono::steady_clock::time_point deadline,
                                                   std::stop_token stop = {});
-
-// one_line: libpq's `text` on one line, with `password` (when not empty) replaced by "***".
-[[nodiscard]] std::string one_line(std::string text, const std::string& password);
 
 }  // namespace petstore::adapters::storage::postgres

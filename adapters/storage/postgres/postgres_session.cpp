@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_schema.hpp"
+#include "adapters/storage/postgres/postgres_event_loop.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -31,11 +31,12 @@ BlockingSession::BlockingSession(ConnPtr conn, const ConnectTarget& target,
 
 domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& target,
                                                       Clock::time_point deadline,
-                                                      std::stop_token stop) {
-  const auto params = target.params();
-  BlockingSession session(
-      ConnPtr(PQconnectStartParams(params.keywords.data(), params.values.data(), 1)), target,
-      deadline, std::move(stop));
+                                                      std::stop_token stop, Bounds bounds) {
+  if (EventLoop::on_loop_thread()) {
+    return domain::make_error(ErrorCode::internal, "",
+                              "a blocking database session was opened on a poll loop's thread");
+  }
+  BlockingSession session(start_connect(target), target, deadline, std::move(stop));
   PGconn* conn = session.get();
   if (conn == nullptr || PQstatus(conn) == CONNECTION_BAD) {
     return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
@@ -53,11 +54,15 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
   if (PQsetnonblocking(conn, 1) != 0) {
     return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
   }
+  if (bounds == Bounds::connect_only) {
+    session.deadline_ = Clock::time_point::max();
+    return session;
+  }
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-  const std::string bounds =
+  const std::string server_bounds =
       "SET statement_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count())) +
       "; SET lock_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count()));
-  if (auto bounded = session.run(bounds.c_str()); !bounded) {
+  if (auto bounded = session.run(server_bounds.c_str()); !bounded) {
     return bounded.error();
   }
   return session;
@@ -72,13 +77,7 @@ domain::Result<ResultPtr> BlockingSession::run(const char* sql) {
 
 domain::Result<ResultPtr> BlockingSession::run(
     const char* sql, const std::vector<std::optional<std::string>>& params) {
-  std::vector<const char*> values;
-  values.reserve(params.size());
-  for (const auto& param : params) {
-    values.push_back(param ? param->c_str() : nullptr);
-  }
-  if (PQsendQueryParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr, values.data(),
-                        nullptr, nullptr, 0) == 0) {
+  if (!send_query(conn_.get(), sql, params)) {
     return unavailable("the database connection was lost: " + libpq_message(conn_.get(), *target_));
   }
   return answer();
@@ -138,7 +137,7 @@ domain::Result<void> BlockingSession::await(short events) const {
       return unavailable("stopped while the database had not answered");
     }
     const auto now = Clock::now();
-    if (now >= deadline_) {
+    if (now >= deadline_) {  // never for time_point::max(): connect_only
       return unavailable("the database did not answer within the timeout");
     }
     const auto wait =

@@ -1,40 +1,40 @@
 #pragma once
-// BlockingSession: one libpq connection driven step by step by the thread that calls it: the
-// schema's migration at start and its later retries, never a poll loop's thread. Each step has
-// a deadline and gives up when `stop` is requested: libpq's asynchronous calls under poll(2), so
-// a database that stops answering, or a lock held elsewhere, holds the caller no longer than
-// the deadline. Errors are one line without the password: unavailable when the database could
-// not be reached or answer in time (try again later), internal when it refused a statement.
+// BlockingSession: one libpq connection driven step by step by the thread that calls it, for
+// whatever runs outside the poll loops: the schema's migration (at start and its later
+// retries), a lost commit's resolution, and the data tools' transfers. Each step waits under
+// poll(2) and gives up when `stop` is requested; on a poll loop's thread it refuses to open.
+// Errors are one line without the password: unavailable when the database could not be reached
+// or answer in time (try again later), internal when it refused a statement.
 
 #include <chrono>
 #include <libpq-fe.h>
-#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_connection.hpp"
-#include "adapters/storage/postgres/postgres_work.hpp"
+#include "adapters/storage/postgres/libpq.hpp"
 #include "domain/error.hpp"
 
 namespace petstore::adapters::storage::postgres {
-
-struct ConnDeleter {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
-};
-using ConnPtr = std::unique_ptr<PGconn, ConnDeleter>;
 
 class BlockingSession {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // open: connects within `deadline`, then bounds every statement on the server too
-  // (statement_timeout and lock_timeout: the time left), so that what a given-up step leaves
-  // running ends there as well.
+  // Bounds: what `deadline` bounds. whole_session: every step (the schema, a commit's
+  // outcome), and on the server too (statement_timeout and lock_timeout: the time left), so
+  // that what a given-up step leaves running ends there as well. connect_only: the connect; its
+  // statements then take as long as the database does (a data tool's transfer, which no single
+  // deadline fits), until a stop.
+  enum class Bounds { whole_session, connect_only };
+
+  // open: connects within `deadline`. Errors: internal on a poll loop's thread (a bug: that
+  // thread serves every call of its connections and must never wait), else as above.
   [[nodiscard]] static domain::Result<BlockingSession> open(const ConnectTarget& target,
                                                             Clock::time_point deadline,
-                                                            std::stop_token stop);
+                                                            std::stop_token stop,
+                                                            Bounds bounds = Bounds::whole_session);
 
   // run: `sql` (one or several statements, no parameters) and its last result.
   [[nodiscard]] domain::Result<ResultPtr> run(const char* sql);

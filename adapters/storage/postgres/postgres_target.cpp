@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <libpq-fe.h>
-#include <memory>
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
-
-struct OptionsDeleter {
-  void operator()(PQconninfoOption* options) const { PQconninfoFree(options); }
-};
 
 // split: libpq's comma-separated list (hosts, ports); one empty item for an empty list.
 std::vector<std::string> split(const std::string& list) {
@@ -65,8 +59,7 @@ std::vector<OneHost> hosts_of(const std::string& user, const std::string& host_l
 
 domain::Result<ParsedUrl> parse_url(const std::string& url, std::string_view flag) {
   char* message = nullptr;
-  const std::unique_ptr<PQconninfoOption, OptionsDeleter> options(
-      PQconninfoParse(url.c_str(), &message));
+  const ConninfoPtr options(PQconninfoParse(url.c_str(), &message));
   // libpq's message may quote the part it could not parse, which may be the password.
   PQfreemem(message);
   if (!options) {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/libpq.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "domain/error.hpp"
 

@@ -6,21 +6,15 @@
 
 #include <chrono>
 #include <functional>
-#include <libpq-fe.h>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "adapters/storage/postgres/libpq.hpp"
 #include "domain/error.hpp"
 #include "ports/completion.hpp"
 
 namespace petstore::adapters::storage::postgres {
-
-struct ResultDeleter {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 
 // Statement: SQL with $1.. placeholders and its parameters in text form (nullopt is NULL).
 // `flush` asks the server to send the answers so far at once, not at the sync: an answer the

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adapters/storage/postgres/libpq.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
@@ -23,10 +24,6 @@ namespace petstore::tests {
 namespace {
 
 using namespace std::chrono_literals;
-
-struct ConnCloser {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
-};
 
 // value_of: the first value of `sql` on `conn`, "" when it has none.
 std::string value_of(PGconn* conn, const char* sql) {
@@ -52,11 +49,11 @@ TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnc
       adapters::storage::postgres::make_postgres_pet_repository(options).value();
   ASSERT_TRUE(create_pet(*repository, new_pet("First")).has_value());
 
-  const std::unique_ptr<PGconn, ConnCloser> locker(
+  const adapters::storage::postgres::ConnPtr locker(
       PQconnectdb(shared_postgres_server().url(database).c_str()));
   ASSERT_EQ(PQstatus(locker.get()), CONNECTION_OK);
   // Another session watches: pg_stat_activity stays as first read within a transaction.
-  const std::unique_ptr<PGconn, ConnCloser> watcher(
+  const adapters::storage::postgres::ConnPtr watcher(
       PQconnectdb(shared_postgres_server().url(database).c_str()));
   ASSERT_EQ(PQstatus(watcher.get()), CONNECTION_OK);
   (void)value_of(locker.get(), "BEGIN");

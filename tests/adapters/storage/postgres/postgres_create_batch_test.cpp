@@ -56,6 +56,7 @@ std::vector<Outcome> in_one_batch(ports::PetRepository& repository, CommitGate& 
   while (calls.load() < outcomes.size()) {
     std::this_thread::yield();
   }
+  gate.wait_for_commits(2);  // a batch is recorded only after its creates have called back
   EXPECT_EQ(gate.batches(), (std::vector<std::size_t>{1, outcomes.size()}));
   return outcomes;
 }

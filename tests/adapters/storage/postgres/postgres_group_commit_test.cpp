@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "adapters/storage/postgres/postgres_batch_scheduler.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
-#include "adapters/storage/postgres/postgres_pool.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 #include "support/commit_gate.hpp"
@@ -58,7 +58,7 @@ TEST(PostgresGroupCommit, ABurstAfterABusyBatchIsCommittedAsOne) {
 
 // A batch that took 30 ms (a slow answer) makes the next wait the longest there is, 10 ms.
 constexpr std::chrono::milliseconds slow_answer{30};
-constexpr auto longest_wait = adapters::storage::postgres::Pool::max_company_wait;
+constexpr auto longest_wait = adapters::storage::postgres::BatchScheduler::max_company_wait;
 
 // A create that comes alone after a busy batch waits for company, but only until its deadline (a
 // timer of the pool's first loop, well before the loop's 50 ms tick), then is committed alone.

@@ -1,0 +1,81 @@
+#pragma once
+// BatchScheduler: the creates waiting for PostgreSQL's writer slot, and when they go. One batch
+// at a time holds the slot and commits every create queued meanwhile in one transaction (the id
+// counter row would serialise concurrent create transactions anyway); under load a batch first
+// waits for company (GroupCommitPacing, the rule LMDB's writer follows too). The pool offers it
+// each idle connection; it keeps no lock of its own: the pool calls it under the pool's lock.
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "adapters/storage/group_commit/group_commit_pacing.hpp"
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
+#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_work.hpp"
+
+namespace petstore::adapters::storage::postgres {
+
+// take_expired: moves out of `queue` the calls whose deadline is not after `now`, each with
+// `reason`, to be answered unavailable once the caller's lock is let go.
+template <class Call>
+void take_expired(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
+                  std::vector<std::pair<Call, const char*>>& expired, const char* reason) {
+  for (auto it = queue.begin(); it != queue.end();) {
+    if (it->deadline <= now) {
+      expired.emplace_back(std::move(*it), reason);
+      it = queue.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+class BatchScheduler {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Unanswered = std::vector<std::pair<PendingCreate, const char*>>;
+
+  // Most creates one transaction commits, and the longest a batch waits for company.
+  static constexpr std::size_t max_batch = 256;
+  static constexpr std::chrono::milliseconds max_company_wait{10};
+
+  // `events` must outlive the scheduler (connection_waited is reported for each batched create).
+  explicit BatchScheduler(const PostgresEvents& events) : events_(events) {}
+
+  void queue(PendingCreate create) { creates_.push_back(std::move(create)); }
+
+  // wait_until: until when the queued creates wait for company; nullopt when they do not (none
+  // queued, the writer busy, the last batch alone, or enough of them queued).
+  [[nodiscard]] std::optional<Clock::time_point> wait_until() const;
+  // ready: whether a batch is to go now: creates queued, the writer free, and no wait.
+  [[nodiscard]] bool ready(Clock::time_point now) const;
+
+  // take: the next batch, which holds the writer slot until its transaction ends (then
+  // `finished` runs with its size, on a loop's thread, without the pool's lock). The creates whose
+  // deadline has passed go to `given_up` instead; nullopt, the slot still free, when all have.
+  [[nodiscard]] std::optional<Work> take(Clock::time_point now,
+                                         std::vector<PendingCreate>& given_up,
+                                         std::function<void(std::size_t creates)> finished,
+                                         CommitResolver& resolver);
+  // freed: the writer slot is free again at `now`; its batch held `creates` and took `took`.
+  void freed(std::size_t creates, Clock::duration took, Clock::time_point now);
+
+  // expire: moves the queued creates whose deadline has passed to `expired`.
+  void expire(Clock::time_point now, Unanswered& expired);
+  // take_all: moves every queued create to `taken`, with `reason`.
+  void take_all(Unanswered& taken, const char* reason);
+
+ private:
+  const PostgresEvents& events_;
+  std::deque<PendingCreate> creates_;
+  bool writer_busy_ = false;
+  group_commit::GroupCommitPacing pacing_{max_batch, max_company_wait};
+  Clock::time_point writer_freed_at_{};
+};
+
+}  // namespace petstore::adapters::storage::postgres
