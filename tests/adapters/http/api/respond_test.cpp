@@ -27,9 +27,9 @@ HttpResponse with_status(unsigned status) {
 
 TEST(Respond, ATargetOfOneSharedPointerLivesInside) {
   const auto token = std::make_shared<int>(0);
-  auto target = [token](HttpResponse) {};
+  auto target = [token](const HttpResponse&) {};
   EXPECT_TRUE(Respond::fits_inline<decltype(target)>());
-  auto large = [token, padding = std::array<char, 64>{}](HttpResponse) { (void)padding; };
+  auto large = [token, padding = std::array<char, 64>{}](const HttpResponse&) { (void)padding; };
   EXPECT_FALSE(Respond::fits_inline<decltype(large)>());
 }
 
@@ -40,11 +40,11 @@ TEST(Respond, CopiesCallTheirOwnCopyOfTheTargetAndDestroyIt) {
     {
       Respond first;
       if (large) {
-        first = [seen, padding = std::array<char, 64>{}](HttpResponse response) {
+        first = [seen, padding = std::array<char, 64>{}](const HttpResponse& response) {
           seen->push_back(response.status + static_cast<unsigned>(padding[0]));
         };
       } else {
-        first = [seen](HttpResponse response) { seen->push_back(response.status); };
+        first = [seen](const HttpResponse& response) { seen->push_back(response.status); };
       }
       EXPECT_EQ(seen.use_count(), 2);
       const Respond second = first;  // NOLINT(performance-unnecessary-copy-initialization)
