@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (read(parser, buffer, input, false)) {
     return 0;
   }
-  const http::HeadVerdict verdict = http::check_head(parser.get());
+  const http::HeadVerdict verdict = http::check_head(parser);
   if (verdict.refusal) {
     expect(verdict.refusal->status == 400 || verdict.refusal->status == 501,
            "a refused head is a 400 or a 501");
