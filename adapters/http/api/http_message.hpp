@@ -4,13 +4,13 @@
 // most files need not compile Beast's templates. The session converts to and from the wire.
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "adapters/http/api/respond.hpp"
 #include "ports/completion.hpp"
 
 namespace petstore::application {
@@ -66,12 +66,17 @@ struct HttpResponse {
   unsigned status = 200;
   std::vector<std::pair<HeaderName, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
+  // The two fields of every /v1 response (Cache-Control: no-store, X-Content-Type-Options:
+  // nosniff), as one flag written from one line made once, after the fields above; header()
+  // answers for them as for the others.
+  bool v1_fields = false;
 
   // Most responses carry at most this many fields of their own (a page: Cache-Control,
   // X-Content-Type-Options, Link, X-Request-Id).
   static constexpr std::size_t typical_header_count = 6;
 
-  // set_header: adds the field; returns its value as stored, valid until the response changes.
+  // set_header: adds the field (never one of the v1 fields); returns its value as stored, valid
+  // until the response changes.
   std::string_view set_header(HeaderName name, std::string value) {
     if (headers.empty()) {
       headers.reserve(typical_header_count);  // one allocation for the usual few fields
@@ -81,7 +86,6 @@ struct HttpResponse {
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 };
 
-// Respond: how a response that is not known at once is delivered, exactly once, on any thread.
-using Respond = std::function<void(HttpResponse)>;
+inline void Respond::operator()(HttpResponse response) const { ops_->invoke(storage_, response); }
 
 }  // namespace petstore::adapters::http

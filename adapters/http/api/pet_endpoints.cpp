@@ -66,10 +66,7 @@ void answer(const Respond& respond, HttpResponse response) {
 
 }  // namespace
 
-void add_v1_headers(HttpResponse& response) {
-  response.set_header("Cache-Control", "no-store");
-  response.set_header("X-Content-Type-Options", "nosniff");
-}
+void add_v1_headers(HttpResponse& response) { response.v1_fields = true; }
 
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
                ports::Deadline deadline, Respond respond) {

@@ -7,29 +7,16 @@
 // Only the Beast translation units include it.
 
 #include <cstddef>
-#include <memory_resource>
 #include <optional>
 #include <string_view>
-#include <tuple>
 
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/string_body.hpp>
 #include <boost/system/error_code.hpp>
 
 #include "adapters/http/api/http_message.hpp"
-#include "adapters/http/server/beast_messages.hpp"
+#include "adapters/http/server/request_parser.hpp"
 
 namespace petstore::adapters::http {
-
-using RequestParser = boost::beast::http::parser<true, RequestBody, RequestAllocator>;
-
-// request_parser: a parser whose request allocates from `memory` (which must outlive it).
-[[nodiscard]] inline RequestParser request_parser(std::pmr::memory_resource& memory) {
-  const RequestAllocator allocator(&memory);
-  return RequestParser(std::piecewise_construct, std::make_tuple(allocator),
-                       std::make_tuple(allocator));
-}
 
 // The longest chunk-size line, extensions included, that a chunked body may carry.
 inline constexpr std::size_t max_chunk_line_bytes = 4096;
@@ -74,16 +61,7 @@ struct HeadVerdict {
 // check_head: RFC 9112's rules for Host (section 3.2: exactly one, valid; required in HTTP/1.1)
 // and Transfer-Encoding (section 6.1: chunked last and once, no other coding; on HTTP/1.0 the
 // framing is suspect, so the connection closes after the answer). An unknown coding is 501.
-// One pass over the fields in the order they came: a lookup by name in Beast's index costs a
-// case-insensitive search each, and this runs for every request.
-[[nodiscard]] HeadVerdict check_head(const BeastRequest& head);
-
-// drop_trailer_fields: removes the fields a chunked body's trailer section added after the
-// first `head_fields` (RFC 9110 section 6.5: trailers are never merged into the header section).
-// Returns the size of the trailer section, which is held to the header limit.
-[[nodiscard]] std::size_t drop_trailer_fields(BeastRequest& request, std::size_t head_fields);
-
-// field_count: the number of field lines in `request`'s header section.
-[[nodiscard]] std::size_t field_count(const BeastRequest& request);
+// It reads the fields the parser kept while it parsed the head (RequestParser::framing).
+[[nodiscard]] HeadVerdict check_head(const RequestParser& head);
 
 }  // namespace petstore::adapters::http

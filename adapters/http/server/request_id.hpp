@@ -14,10 +14,9 @@ inline constexpr std::size_t max_request_id_length = 128;
 // is_valid_request_id: 1..128 characters, each visible ASCII (0x21..0x7E).
 [[nodiscard]] bool is_valid_request_id(std::string_view id);
 
-// new_request_id: 32 lowercase hex digits (16 random bytes), distinct per call.
-[[nodiscard]] std::string new_request_id();
-
-// request_id_for: `sent` when valid, else a new id.
-[[nodiscard]] std::string request_id_for(std::optional<std::string_view> sent);
+// assign_request_id: `sent` when valid, else a new id (32 lowercase hex digits, 16 random bytes),
+// into `out`, which keeps its capacity (a
+// connection reuses one string for all its ids, so an id costs no allocation).
+void assign_request_id(std::string& out, std::optional<std::string_view> sent);
 
 }  // namespace petstore::adapters::http

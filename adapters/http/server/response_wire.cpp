@@ -1,5 +1,7 @@
 #include "adapters/http/server/response_wire.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 
@@ -12,24 +14,66 @@
 namespace petstore::adapters::http {
 namespace {
 
-// The IMF-fixdate of now, formatted at most once a second per thread.
-const std::string& http_date_now() {
+// date_line: "Date: <IMF-fixdate of now>\r\n", formatted at most once a second per thread.
+std::string_view date_line() {
   thread_local std::time_t cached_second = 0;
-  thread_local std::string cached;
+  thread_local std::array<char, 64> cached{};
+  thread_local std::size_t cached_size = 0;
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   if (now != cached_second) {
     std::tm utc{};
     gmtime_r(&now, &utc);
-    char text[64];
-    const auto length = std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &utc);
-    cached.assign(text, length);
+    cached_size =
+        std::strftime(cached.data(), cached.size(), "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &utc);
     cached_second = now;
   }
-  return cached;
+  return {cached.data(), cached_size};
 }
 
+// StatusLines: every status line of HTTP/1.1, made once (the reason phrases are Beast's table:
+// text for humans, ignored by clients, RFC 9112 §4); an HTTP/1.0 response patches the version.
+class StatusLines {
+ public:
+  StatusLines() {
+    for (unsigned status = 0; status < lines_.size(); ++status) {
+      std::string& line = lines_[status];
+      line = "HTTP/1.1 ";
+      append_decimal(line, status);
+      line.append(" ").append(
+          boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(status)));
+      line.append("\r\n");
+    }
+  }
+
+  void append(std::string& out, unsigned version, unsigned status) const {
+    const std::size_t start = out.size();
+    if (status < lines_.size()) {
+      out.append(lines_[status]);
+    } else {
+      out.append("HTTP/1.1 ");
+      append_decimal(out, status);
+      out.append(" ")
+          .append(
+              boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(status)))
+          .append("\r\n");
+    }
+    if (version == 10) {
+      out[start + 7] = '0';  // "HTTP/1.0"
+    }
+  }
+
+ private:
+  std::array<std::string, 600> lines_;
+};
+
+// append_field: "name: value\r\n", sized once.
 void append_field(std::string& out, std::string_view name, std::string_view value) {
-  out.append(name).append(": ").append(value).append("\r\n");
+  const std::size_t start = out.size();
+  out.resize(start + name.size() + value.size() + 4);
+  char* at = std::copy_n(name.data(), name.size(), out.data() + start);
+  at = std::copy_n(": ", 2, at);
+  at = std::copy_n(value.data(), value.size(), at);
+  std::copy_n("\r\n", 2, at);
 }
 
 // RFC 9110 §8.6: no Content-Length in a 1xx or 204 response, nor in a 304.
@@ -39,26 +83,27 @@ bool has_content_length(unsigned status) { return status >= 200 && status != 204
 // and a Content-Length of `content_length`.
 void write_head(std::string& out, const HttpResponse& response, const ResponseFraming& framing,
                 std::size_t content_length, std::string_view extra_fields) {
+  static const StatusLines status_lines;
   out.clear();
-  out.append(framing.version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
-  append_decimal(out, response.status);
-  out.append(" ");
-  // Beast's table of reason phrases: text for humans, ignored by clients (RFC 9112 §4).
-  out.append(boost::beast::http::obsolete_reason(
-      static_cast<boost::beast::http::status>(response.status)));
-  out.append("\r\n");
-  append_field(out, "Date", http_date_now());
+  status_lines.append(out, framing.version, response.status);
+  out.append(date_line());
   if (!response.body.empty() && !response.header("Content-Type")) {
-    append_field(out, "Content-Type", "application/json");
+    out.append("Content-Type: application/json\r\n");
   }
   for (const auto& [name, value] : response.headers) {
     append_field(out, name.text(), value);
   }
+  if (response.v1_fields) {
+    out.append("Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n");
+  }
+  if (!framing.request_id.empty()) {
+    append_field(out, "X-Request-Id", framing.request_id);
+  }
   out.append(extra_fields);
   if (framing.version == 10 && framing.keep_alive) {
-    append_field(out, "Connection", "keep-alive");
+    out.append("Connection: keep-alive\r\n");
   } else if (framing.version != 10 && !framing.keep_alive) {
-    append_field(out, "Connection", "close");
+    out.append("Connection: close\r\n");
   }
   if (has_content_length(response.status)) {
     out.append("Content-Length: ");

@@ -65,7 +65,7 @@ class Session {
         break;
       }
       std::pmr::monotonic_buffer_resource arena(arena_bytes_.data(), arena_bytes_.size());
-      RequestParser parser = request_parser(arena);
+      RequestParser parser(arena);
       parser.header_limit(static_cast<std::uint32_t>(context_.limits.header_bytes));
       parser.body_limit(context_.limits.body_bytes);
       HeadVerdict head = co_await read_checked_request(parser);
@@ -75,12 +75,11 @@ class Session {
         }
         break;
       }
-      const BeastRequest& request = parser.get();
       if (head.refusal) {
-        co_await send_final(*head.refusal, &request, head);
+        co_await send_final(*head.refusal, &parser, head);
         break;
       }
-      const bool keep_alive = co_await answer(request, head);
+      const bool keep_alive = co_await answer(parser, head);
       if (!keep_alive) {
         break;
       }
@@ -113,12 +112,12 @@ class Session {
     if (read_error_) {
       co_return HeadVerdict{};
     }
-    HeadVerdict head = check_head(parser.get());
+    HeadVerdict head = check_head(parser);
     if (head.refusal || parser.is_done()) {
       co_return head;
     }
     if (head.expects_continue) {
-      head.refusal = context_.router.screen_head(plain_request(parser.get()));
+      head.refusal = context_.router.screen_head(plain_request(parser));
       if (head.refusal) {
         co_return head;
       }
@@ -128,14 +127,12 @@ class Session {
         co_return head;
       }
     }
-    const std::size_t head_fields = field_count(parser.get());
     reader_.start_body();
     read_error_ = reader_.parse_buffered(parser, true);
     if (read_error_ == bhttp::error::need_more) {
       read_error_ = co_await reader_.read_more(parser, true);
     }
-    if (!read_error_ &&
-        drop_trailer_fields(parser.get(), head_fields) > context_.limits.header_bytes) {
+    if (!read_error_ && parser.trailer_bytes() > context_.limits.header_bytes) {
       read_error_ = bhttp::error::header_limit;
     }
     co_return head;
@@ -144,7 +141,7 @@ class Session {
   // answer: routes `request`, waits for its response in a slot of its own (at most the storage
   // timeout), and writes it; true when the connection may carry another request (`head` says
   // whether the client wants that and whether the framing allows it).
-  boost::asio::awaitable<bool> answer(const BeastRequest& request, const HeadVerdict& head) {
+  boost::asio::awaitable<bool> answer(const RequestParser& request, const HeadVerdict& head) {
     const ExchangeWatch watch(context_.observer);
     // The client owes nothing while its request is answered (storage has a deadline of its own).
     boost::beast::get_lowest_layer(stream_).expires_never();
@@ -161,9 +158,11 @@ class Session {
     context_.router.add_cors_headers(plain, response);
     const bool keep_alive = !head.close_after && head.keep_alive && !context_.registry.draining();
     // RFC 9110 section 9.3.2: a HEAD response has no content, but the length a GET's would have.
-    const ResponseFraming framing{request.version(), keep_alive,
+    const ResponseFraming framing{request.version(),
+                                  keep_alive,
                                   request.method() == boost::beast::http::verb::head,
-                                  plain.accept_encoding};
+                                  plain.accept_encoding,
+                                  {}};
     const Serialized sent = serialize(response, framing, head);
     const auto [write_error, written_bytes] = co_await write_wire();
     release_large_wire();
@@ -175,12 +174,12 @@ class Session {
   // send_final: writes `response`, the last on this connection, and reports it. `request` is
   // the head it answers, or null when none can be (`head` still has the client's request id
   // when the head was read and the body was not).
-  boost::asio::awaitable<void> send_final(HttpResponse& response, const BeastRequest* request,
+  boost::asio::awaitable<void> send_final(HttpResponse& response, const RequestParser* request,
                                           const HeadVerdict& head) {
     const ExchangeWatch watch(context_.observer);
     const bool is_head = request != nullptr && request->method() == boost::beast::http::verb::head;
     const ResponseFraming framing{
-        request != nullptr ? request->version() : 11U, false, is_head, {}};
+        request != nullptr ? request->version() : 11U, false, is_head, {}, {}};
     const Serialized sent = serialize(response, framing, head);
     co_await write_wire();
     release_large_wire();
@@ -200,19 +199,20 @@ class Session {
     co_return !error;
   }
 
-  // Serialized: the response's X-Request-Id (valid until the response changes) and the body
+  // Serialized: the response's X-Request-Id (valid until the next response) and the body
   // bytes sent (gzipped or not; none for HEAD), for logs and metrics.
   struct Serialized {
     std::string_view request_id;
     std::size_t body_bytes = 0;
   };
 
-  // serialize: `response`'s bytes into wire_, with its X-Request-Id (the client's, or a new one).
-  Serialized serialize(HttpResponse& response, const ResponseFraming& framing,
+  // serialize: `response`'s bytes into wire_, with its X-Request-Id (the client's, or a new one)
+  // after its own fields.
+  Serialized serialize(const HttpResponse& response, ResponseFraming framing,
                        const HeadVerdict& head) {
-    const std::string_view request_id =
-        response.set_header("X-Request-Id", request_id_for(head.request_id));
-    return Serialized{request_id, write_response(wire_, response, framing)};
+    assign_request_id(request_id_, head.request_id);
+    framing.request_id = request_id_;
+    return Serialized{request_id_, write_response(wire_, response, framing)};
   }
 
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
@@ -231,8 +231,8 @@ class Session {
   }
 
   // plain_request: the router's view of `request`, with what the connection knows of it.
-  HttpRequest plain_request(const BeastRequest& request) {
-    HttpRequest plain = to_http_request(request);
+  HttpRequest plain_request(const RequestParser& request) {
+    HttpRequest plain = request.request();
     plain.client_address = state_.client_address;
     plain.accepted_key = &accepted_key_;
     return plain;
@@ -243,7 +243,8 @@ class Session {
   const SessionContext context_;
   RequestReader<Stream> reader_;
   boost::system::error_code read_error_;  // how the last request's read ended
-  std::string wire_;  // each response's bytes, in a buffer the connection reuses
+  std::string wire_;        // each response's bytes, in a buffer the connection reuses
+  std::string request_id_;  // each response's X-Request-Id, likewise
   std::shared_ptr<ResponseSlot> spare_slot_;  // the last request's slot, reused once released
   boost::asio::steady_timer storage_timer_;   // the slot's wait, reused by every request
   application::AcceptedKeyMemo accepted_key_;

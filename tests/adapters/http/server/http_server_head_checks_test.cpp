@@ -25,7 +25,8 @@ std::string with_length(const std::string& head, std::size_t length) {
 TEST(HttpServerHeadChecks, AnHttp11RequestWithoutExactlyOneValidHostIsRefused) {
   for (const std::string host_lines :
        {"", "Host: a.test\r\nHost: b.test\r\n", "Host: a b\r\n", "Host: user@a.test\r\n",
-        "Host: a.test:80x\r\n", "Host: [::1\r\n"}) {
+        "Host: a.test:80x\r\n", "Host: [::1\r\n", "Host: :80\r\n", "Host: a.test:80:81\r\n",
+        "Host: a_b.test:8x\r\n"}) {
     SCOPED_TRACE(host_lines);
     ServerUnderTest server;
     RawConnection connection = server.connect();
@@ -41,7 +42,8 @@ TEST(HttpServerHeadChecks, ValidHostsAreServed) {
   ServerUnderTest server;
   RawConnection connection = server.connect();
   for (const std::string host :
-       {"petstore.test", "petstore.test:8080", "127.0.0.1:80", "[::1]:8080", ""}) {
+       {"petstore.test", "petstore.test:8080", "127.0.0.1:80", "[::1]:8080", "",
+        "petstore.test:", "1.2.3.999", "a_b.test:8080", "xn--bcher-kva.test"}) {
     SCOPED_TRACE(host);
     EXPECT_EQ(
         connection.round_trip("GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n", 5s).status,

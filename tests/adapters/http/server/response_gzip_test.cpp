@@ -50,7 +50,7 @@ Written write(const HttpResponse& response, std::optional<std::string_view> acce
               bool head = false) {
   Written written;
   written.body_bytes =
-      write_response(written.wire, response, ResponseFraming{11, true, head, accept_encoding});
+      write_response(written.wire, response, ResponseFraming{11, true, head, accept_encoding, {}});
   std::string buffer = written.wire;
   if (head) {  // a HEAD response's Content-Length is not followed by a body
     written.parsed.status = 0;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -74,22 +75,22 @@ TEST(ResponseWire, AnEmptyBodyHasLengthZeroAndNoContentType) {
 }
 
 TEST(ResponseWire, ClosingAnHttp11ConnectionSaysSo) {
-  const std::string wire = wire_of(json_response(400, "{}"), {11, false, false, {}});
+  const std::string wire = wire_of(json_response(400, "{}"), {11, false, false, {}, {}});
   EXPECT_NE(wire.find("\r\nConnection: close\r\n"), std::string::npos) << wire;
-  EXPECT_EQ(wire_of(json_response(400, "{}"), {11, true, false, {}}).find("Connection"),
+  EXPECT_EQ(wire_of(json_response(400, "{}"), {11, true, false, {}, {}}).find("Connection"),
             std::string::npos);
 }
 
 TEST(ResponseWire, Http10KeepsAliveOnlyWhenItSaysSo) {
-  const std::string kept = wire_of(json_response(200, "{}"), {10, true, false, {}});
+  const std::string kept = wire_of(json_response(200, "{}"), {10, true, false, {}, {}});
   EXPECT_TRUE(kept.starts_with("HTTP/1.0 200 OK\r\n")) << kept;
   EXPECT_NE(kept.find("\r\nConnection: keep-alive\r\n"), std::string::npos) << kept;
-  EXPECT_EQ(wire_of(json_response(200, "{}"), {10, false, false, {}}).find("Connection"),
+  EXPECT_EQ(wire_of(json_response(200, "{}"), {10, false, false, {}, {}}).find("Connection"),
             std::string::npos);
 }
 
 TEST(ResponseWire, AHeadResponseHasTheLengthButNotTheBody) {
-  const std::string wire = wire_of(json_response(200, R"([{"id":1}])"), {11, true, true, {}});
+  const std::string wire = wire_of(json_response(200, R"([{"id":1}])"), {11, true, true, {}, {}});
   EXPECT_TRUE(wire.ends_with("\r\nContent-Length: 10\r\n\r\n")) << wire;
 }
 
@@ -98,6 +99,42 @@ TEST(ResponseWire, ReplacesWhateverTheBufferHeld) {
   write_response(out, json_response(404, "{}"), {});
   EXPECT_TRUE(out.starts_with("HTTP/1.1 404 Not Found\r\n")) << out.substr(0, 40);
   EXPECT_TRUE(out.ends_with("\r\n\r\n{}"));
+}
+
+TEST(ResponseWire, TheRequestIdFollowsTheResponsesOwnFields) {
+  ResponseFraming framing;
+  framing.request_id = "id-7";
+  const auto lines = lines_of(wire_of(json_response(201, "{}"), framing));
+  ASSERT_EQ(lines.size(), 8U);
+  EXPECT_EQ(lines[4], "Location: /v1/pets/7");
+  EXPECT_EQ(lines[5], "X-Request-Id: id-7");
+  EXPECT_EQ(lines[6], "Content-Length: 2");
+}
+
+TEST(ResponseWire, TheV1FieldsFollowTheResponsesOwnFields) {
+  HttpResponse response = json_response(200, "{}");
+  response.v1_fields = true;
+  EXPECT_EQ(response.header("cache-control"), "no-store");
+  EXPECT_EQ(response.header("X-Content-Type-Options"), "nosniff");
+  const auto lines = lines_of(wire_of(response, {}));
+  ASSERT_EQ(lines.size(), 9U);
+  EXPECT_EQ(lines[4], "Location: /v1/pets/7");
+  EXPECT_EQ(lines[5], "Cache-Control: no-store");
+  EXPECT_EQ(lines[6], "X-Content-Type-Options: nosniff");
+}
+
+TEST(ResponseWire, EveryStatusHasItsLineInEitherVersion) {
+  for (const unsigned version : {10U, 11U}) {
+    for (const auto& [status, line] :
+         {std::pair{100U, " 100 Continue\r\n"}, std::pair{201U, " 201 Created\r\n"},
+          std::pair{503U, " 503 Service Unavailable\r\n"}, std::pair{599U, " 599 "},
+          std::pair{799U, " 799 "}}) {
+      HttpResponse response = json_response(status, "");
+      const std::string wire = wire_of(response, {version, true, false, {}, {}});
+      EXPECT_TRUE(wire.starts_with((version == 10 ? "HTTP/1.0" : "HTTP/1.1") + std::string(line)))
+          << wire;
+    }
+  }
 }
 
 }  // namespace
