@@ -66,25 +66,27 @@ class LmdbPetRepository final : public ports::PetRepository {
   }
 
   // PetRepository. Reads complete at once, on the caller's thread: a read transaction on the
-  // memory map costs microseconds and never waits for the writer.
+  // memory map costs microseconds and never waits for the writer; a reset one is renewed.
   void get(domain::PetId id, GetDone done) const override {
     const auto& dbs = store_->databases();
-    done(store_->read_value<domain::Pet>([&](MDB_txn* txn) { return read_pet(txn, dbs, id); }));
+    done(store_->serve_value<domain::Pet>(
+        [&](ReadTxn& read) { return read_pet(read.txn(), dbs, id); }));
   }
 
   // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     const auto& dbs = store_->databases();
-    done(store_->read_value<ports::PetPage>(
-        [&](MDB_txn* txn) { return read_page(txn, dbs, query); }));
+    done(store_->serve_value<ports::PetPage>(
+        [&](ReadTxn& read) { return read_page(read, dbs, query); }));
   }
 
   // PetRepository
   void count(CountDone done) const override {
     const MDB_dbi pets = store_->databases().pets;
-    done(store_->read_value<std::int64_t>([&](MDB_txn* txn) -> domain::Result<std::int64_t> {
+    done(store_->serve_value<std::int64_t>([&](ReadTxn& read) -> domain::Result<std::int64_t> {
       MDB_stat stat{};
-      if (const int rc = mdb_stat(txn, pets, &stat); rc != 0) {  // the B-tree's count: no scan
+      if (const int rc = mdb_stat(read.txn(), pets, &stat);
+          rc != 0) {  // the B-tree's count: no scan
         return storage_error(rc, std::string("mdb_stat: ") + mdb_strerror(rc));
       }
       return static_cast<std::int64_t>(stat.ms_entries);

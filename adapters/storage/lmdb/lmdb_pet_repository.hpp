@@ -32,6 +32,11 @@ struct LmdbOptions {
   // the size of a transaction; at low load a batch holds one create, and under load it waits at
   // most one commit's time for as many creates as the last batch held.
   std::size_t max_batch = 256;
+  // Slots in the reader table (mdb_env_set_maxreaders), shared by every process on the data dir
+  // and sized by the first to open it; LMDB's default. A read beyond them fails with unavailable.
+  // Serving reads keep up to a quarter of them (at least one) reserved for reuse while idle
+  // (lmdb_read_txn.hpp); the rest stay free for other processes (the data tools) and for bursts.
+  unsigned int max_readers = 126;
   // Told after each write transaction of creates (committed and synced, or failed) how long it
   // took and how many creates it held; for metrics. Called on the writer thread; keep it quick.
   std::function<void(std::chrono::nanoseconds, std::size_t)> on_commit;

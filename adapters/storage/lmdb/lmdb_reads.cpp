@@ -26,60 +26,85 @@ std::optional<domain::PetId> first_id(const std::optional<domain::PetId>& after)
   return domain::PetId{after->value + 1};
 }
 
-domain::Result<ports::PetPage> read_all(MDB_txn* txn, const Databases& dbs, domain::PetId from,
-                                        std::size_t limit) {
-  ports::PetPage page;
-  auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
-  const std::string start = pet_key(from);
-  ::lmdb::val key{start.data(), start.size()};
-  ::lmdb::val value;
-  for (bool found = cursor.get(key, value, MDB_SET_RANGE); found;
-       found = cursor.get(key, value, MDB_NEXT)) {
-    if (page.pets.size() == limit) {
-      page.has_more = true;
-      break;
-    }
-    const auto id = decode_pet_key(view(key));
-    auto pet = decode_pet_record(view(value), Validation::checksum);
-    if (!id || !pet) {
-      return damaged_record();
-    }
-    page.pets.push_back(domain::with_id(*id, std::move(*pet)));
-  }
-  return page;
+std::string_view view(const MDB_val& value) {
+  return {static_cast<const char*>(value.mv_data), value.mv_size};
 }
 
-domain::Result<ports::PetPage> read_by_status(MDB_txn* txn, const Databases& dbs,
+// Page: steps a cursor from the first key at or after `start` (`first`: from the database's first
+// key, a descent without key comparisons), pet by pet.
+class Page {
+ public:
+  Page(MDB_cursor* cursor, const std::string& start, std::size_t limit, bool first = false)
+      : cursor_(cursor),
+        key_{start.size(), const_cast<char*>(start.data())},
+        op_(first ? MDB_FIRST : MDB_SET_RANGE),
+        limit_(limit) {
+    page_.pets.reserve(limit);  // as the memory store does: no growth on the way
+  }
+  // next: moves to the next entry; false past the last. The first call finds the start.
+  bool next() {
+    const auto op = std::exchange(op_, MDB_NEXT);
+    return ::lmdb::cursor_get(cursor_, &key_, &value_, op);
+  }
+  // at_limit: whether the page holds `limit` pets already; asked with an entry at hand that would
+  // belong on it, so true also means a later page has a match (has_more).
+  bool at_limit() {
+    page_.has_more = page_.pets.size() == limit_;
+    return page_.has_more;
+  }
+  [[nodiscard]] std::string_view key() const { return view(key_); }
+  [[nodiscard]] std::string_view value() const { return view(value_); }
+  std::vector<domain::Pet>& pets() { return page_.pets; }
+  ports::PetPage take() { return std::move(page_); }
+
+ private:
+  MDB_cursor* cursor_;
+  MDB_val key_;
+  MDB_val value_{};
+  MDB_cursor_op op_;
+  std::size_t limit_;
+  ports::PetPage page_;
+};
+
+domain::Result<ports::PetPage> read_all(ReadTxn& read, const Databases& dbs, domain::PetId from,
+                                        std::size_t limit) {
+  const std::string start = pet_key(from);
+  // No stored key is below the first id's (append_checked_pet refuses one as damage).
+  Page page(read.cursor(dbs.pets), start, limit, from == domain::first_pet_id);
+  while (page.next() && !page.at_limit()) {
+    if (!append_checked_pet(page.pets(), page.key(), page.value())) {
+      return damaged_record();
+    }
+  }
+  return page.take();
+}
+
+domain::Result<ports::PetPage> read_by_status(ReadTxn& read, const Databases& dbs,
                                               domain::PetStatus status, domain::PetId from,
                                               std::size_t limit) {
-  ports::PetPage page;
-  auto cursor = ::lmdb::cursor::open(txn, dbs.pets_by_status);
   const std::string start = status_key(status, from);
-  ::lmdb::val key{start.data(), start.size()};
-  ::lmdb::val value;
-  for (bool found = cursor.get(key, value, MDB_SET_RANGE); found;
-       found = cursor.get(key, value, MDB_NEXT)) {
-    const std::string_view bytes = view(key);
+  Page page(read.cursor(dbs.pets_by_status), start, limit);
+  while (page.next()) {
+    const std::string_view bytes = page.key();
     if (bytes.empty() || bytes.front() != static_cast<char>(status)) {
       break;  // past the last entry of this status
     }
-    if (page.pets.size() == limit) {
-      page.has_more = true;
+    if (page.at_limit()) {
       break;
     }
     const auto id = decode_pet_key(bytes.substr(1));
     if (!id) {
       return damaged_record();
     }
-    auto pet = read_pet(txn, dbs, *id);
+    auto pet = read_pet(read.txn(), dbs, *id);
     if (!pet || pet->status != status) {
       // An index entry without its pet, or of another status, is damage, not absence.
       return pet || pet.error().code == domain::ErrorCode::not_found ? damaged_record()
                                                                      : pet.error();
     }
-    page.pets.push_back(std::move(*pet));
+    page.pets().push_back(std::move(*pet));
   }
-  return page;
+  return page.take();
 }
 
 }  // namespace
@@ -114,15 +139,15 @@ domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs, domain:
   return domain::make_error(domain::ErrorCode::not_found, "", "no pet with this id");
 }
 
-domain::Result<ports::PetPage> read_page(MDB_txn* txn, const Databases& dbs,
+domain::Result<ports::PetPage> read_page(ReadTxn& read, const Databases& dbs,
                                          const ports::PetQuery& query) {
   const auto from = first_id(query.after);
   if (!from) {
     return ports::PetPage{};
   }
   const auto limit = static_cast<std::size_t>(query.limit.value());
-  return query.status ? read_by_status(txn, dbs, *query.status, *from, limit)
-                      : read_all(txn, dbs, *from, limit);
+  return query.status ? read_by_status(read, dbs, *query.status, *from, limit)
+                      : read_all(read, dbs, *from, limit);
 }
 
 }  // namespace petstore::adapters::storage::lmdb

@@ -7,6 +7,7 @@
 
 #include <lmdb.h>
 
+#include "adapters/storage/lmdb/lmdb_read_txn.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "domain/error.hpp"
 #include "ports/pet_repository.hpp"
@@ -22,8 +23,8 @@ namespace petstore::adapters::storage::lmdb {
 [[nodiscard]] domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs,
                                                    domain::PetId id);
 
-// read_page: the page `query` describes; may throw ::lmdb::error.
-[[nodiscard]] domain::Result<ports::PetPage> read_page(MDB_txn* txn, const Databases& dbs,
+// read_page: the page `query` describes, on `read`'s cursors; may throw ::lmdb::error.
+[[nodiscard]] domain::Result<ports::PetPage> read_page(ReadTxn& read, const Databases& dbs,
                                                        const ports::PetQuery& query);
 
 }  // namespace petstore::adapters::storage::lmdb

@@ -43,7 +43,10 @@ domain::Error storage_error(int rc, std::string detail) {
   return error;
 }
 
-Store::~Store() { ::mdb_env_close(env_); }
+Store::~Store() {
+  idle_reads_.clear();  // their transactions end before the environment closes
+  ::mdb_env_close(env_);
+}
 
 MDB_txn* Store::begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const {
   for (int adoptions = 0;; ++adoptions) {
@@ -84,6 +87,69 @@ domain::Result<void> Store::read(const TxnWork& work) const {
     MDB_txn* txn = begin(MDB_RDONLY, lock);
     const AbortGuard guard(txn);  // ending a read transaction is aborting it
     work(txn);
+    return {};
+  } catch (const ::lmdb::error& e) {
+    return storage_error(e.code(), e.what());
+  } catch (const std::exception& e) {
+    return unexpected_failure(e);
+  }
+}
+
+std::size_t Store::max_idle_reads() const noexcept {
+  return std::max<std::size_t>(1, options_.max_readers / 4);
+}
+
+std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& lock) const {
+  for (int adoptions = 0;; ++adoptions) {
+    std::unique_ptr<ReadTxn> read;
+    {
+      const std::lock_guard idle(idle_mutex_);
+      if (!idle_reads_.empty()) {
+        read = std::move(idle_reads_.back());
+        idle_reads_.pop_back();
+      }
+    }
+    lock = std::shared_lock(map_mutex_);
+    int rc = MDB_SUCCESS;
+    if (read) {
+      rc = read->renew();
+    } else {
+      MDB_txn* txn = nullptr;
+      rc = ::mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
+      if (rc == MDB_SUCCESS) {
+        read = std::make_unique<ReadTxn>(txn);
+      }
+    }
+    if (rc == MDB_SUCCESS) {
+      return read;
+    }
+    const char* origin = read ? "mdb_txn_renew" : "mdb_txn_begin";
+    read.reset();  // a failed renew left it reset: aborting it frees its slot
+    lock.unlock();
+    if (rc != MDB_MAP_RESIZED || adoptions == max_map_adoptions) {
+      ::lmdb::error::raise(origin, rc);
+    }
+    adopt_map_size();
+  }
+}
+
+void Store::keep_read(std::unique_ptr<ReadTxn> read) const {
+  const std::lock_guard idle(idle_mutex_);
+  if (idle_reads_.size() < max_idle_reads()) {
+    idle_reads_.push_back(std::move(read));
+  }
+}
+
+domain::Result<void> Store::serve(const ServingWork& work) const {
+  try {
+    std::shared_lock<std::shared_mutex> lock;
+    // Declared after the lock, so that a transaction that `work` leaves by an exception is
+    // aborted (not kept: its state is unknown) before the lock is released.
+    std::unique_ptr<ReadTxn> read = take_read(lock);
+    work(*read);
+    read->reset();  // before the lock is released: a map resize needs no current transaction
+    lock.unlock();
+    keep_read(std::move(read));
     return {};
   } catch (const ::lmdb::error& e) {
     return storage_error(e.code(), e.what());

@@ -7,13 +7,16 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <vector>
 
 #include <lmdb.h>
 
 #include "adapters/storage/lmdb/lmdb_backup.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "adapters/storage/lmdb/lmdb_read_txn.hpp"
 #include "domain/error.hpp"
 
 namespace petstore::adapters::storage::lmdb {
@@ -30,6 +33,8 @@ class Store {
  public:
   // TxnWork: runs inside a transaction; may throw ::lmdb::error, which the Store maps.
   using TxnWork = std::function<void(MDB_txn*)>;
+  // ServingWork: a serving read's work, in a renewed ReadTxn; may throw ::lmdb::error likewise.
+  using ServingWork = std::function<void(ReadTxn&)>;
 
   // open: prepares the data dir, opens the env, clears stale readers and checks (or, on an
   // empty env, writes) the schema version.
@@ -46,8 +51,28 @@ class Store {
 
   [[nodiscard]] const Databases& databases() const noexcept { return dbs_; }
 
-  // read: runs `work` in a read-only transaction.
+  // read: runs `work` in a read-only transaction of its own (export, backup: long reads).
   [[nodiscard]] domain::Result<void> read(const TxnWork& work) const;
+
+  // serve: runs `work` in a read-only transaction that an earlier serving read reset, renewed (it
+  // sees every commit made before this call), or a new one when none is idle; resets it after and
+  // keeps it for the next while fewer than max_idle_reads() are kept. unavailable when the reader
+  // table is full.
+  [[nodiscard]] domain::Result<void> serve(const ServingWork& work) const;
+
+  // serve_value: `work`'s result from serve.
+  template <class T>
+  [[nodiscard]] domain::Result<T> serve_value(
+      const std::function<domain::Result<T>(ReadTxn&)>& work) const {
+    std::optional<domain::Result<T>> out;
+    if (auto done = serve([&](ReadTxn& txn) { out.emplace(work(txn)); }); !done) {
+      return done.error();
+    }
+    return std::move(*out);
+  }
+
+  // max_idle_reads: how many reset read transactions (each holding a reader slot) are kept.
+  [[nodiscard]] std::size_t max_idle_reads() const noexcept;
 
   // write: runs `work` in a write transaction and commits it (synced). When the map is full it
   // aborts, grows the map and runs `work` again, so `work` must only depend on the transaction.
@@ -75,12 +100,18 @@ class Store {
   // begin: a transaction; adopts another process's larger map when LMDB reports it.
   [[nodiscard]] MDB_txn* begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const;
   void adopt_map_size() const;
+  // take_read: a current serving transaction (renewed or begun), `lock` held; may throw.
+  [[nodiscard]] std::unique_ptr<ReadTxn> take_read(std::shared_lock<std::shared_mutex>& lock) const;
+  // keep_read: keeps a reset serving transaction for the next, or drops it (freeing its slot).
+  void keep_read(std::unique_ptr<ReadTxn> read) const;
   [[nodiscard]] bool grow_map();
 
   MDB_env* env_;
   LmdbOptions options_;
   Databases dbs_;
   mutable std::shared_mutex map_mutex_;
+  mutable std::mutex idle_mutex_;
+  mutable std::vector<std::unique_ptr<ReadTxn>> idle_reads_;  // reset, each holding its slot
 };
 
 // backup_store: backup_lmdb_store on an open store (lmdb_backup.cpp), so that a process can back

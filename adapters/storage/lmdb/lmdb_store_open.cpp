@@ -75,9 +75,10 @@ std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
 
 domain::Result<std::unique_ptr<Store>> Store::open(const LmdbOptions& options) {
   const fs::path& dir = options.data_dir;
-  if (options.map_growth_step == 0 || options.max_batch == 0) {
-    return domain::make_error(domain::ErrorCode::invalid_argument, "lmdb-options",
-                              "the map growth step and the batch size must be positive");
+  if (options.map_growth_step == 0 || options.max_batch == 0 || options.max_readers == 0) {
+    return domain::make_error(
+        domain::ErrorCode::invalid_argument, "lmdb-options",
+        "the map growth step, the batch size and the readers must be positive");
   }
   if (auto prepared = prepare_data_dir(dir); !prepared) {
     return prepared.error();
@@ -88,6 +89,9 @@ domain::Result<std::unique_ptr<Store>> Store::open(const LmdbOptions& options) {
   }
   std::unique_ptr<Store> store(new Store(env, options));  // closes env from here on
   int rc = ::mdb_env_set_maxdbs(env, max_databases);
+  if (rc == MDB_SUCCESS) {
+    rc = ::mdb_env_set_maxreaders(env, options.max_readers);
+  }
   if (rc == MDB_SUCCESS) {
     rc = ::mdb_env_set_mapsize(env, map_size_at_open(options));
   }

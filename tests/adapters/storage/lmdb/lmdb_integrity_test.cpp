@@ -82,6 +82,22 @@ TEST(LmdbIntegrity, AnyChangedByteOfAStoredPetReadsAsDamaged) {
   }
 }
 
+// A first page starts from the database's first key (MDB_FIRST), so a record under an id no create
+// writes (0) would lead it: it reads as damage, however sound its bytes, and is never served.
+TEST(LmdbIntegrity, ARecordUnderIdZeroReadsAsDamaged) {
+  const TempDir temp;
+  {
+    const auto repository = open_repository(options_for(temp.path()));
+    (void)create_pet(*repository, new_pet("Rex", 7)).value();
+  }
+  put_raw(temp.path(), "pets", big_endian(0), read_raw(temp.path(), "pets", big_endian(1)).value());
+  const auto repository = open_repository(options_for(temp.path()));
+  const auto page = list_now(*repository, {std::nullopt, std::nullopt, page_size(10)});
+  ASSERT_FALSE(page.has_value());
+  EXPECT_EQ(page.error().code, ErrorCode::internal);
+  EXPECT_EQ(get_now(*repository, domain::first_pet_id).value().name.value(), "Rex");
+}
+
 // v2_record: a pet record as schema versions 1 and 2 wrote it: format 1, no checksum.
 std::string v2_record(std::string_view name, std::uint64_t category, domain::PetStatus status) {
   return '\x01' + big_endian(category) + static_cast<char>(status) + std::string(name);

@@ -1,11 +1,9 @@
-// Two processes on one data dir (what the data tools do to a live store). LMDB refuses to open
-// one environment twice in a process, so the second process is a fork()ed child with its own
-// repository; it opens nothing before the fork, and leaves with _exit.
+// Two processes on one data dir (what the data tools do to a live store), the second a fork()ed
+// child (lmdb_forked_child.hpp).
 
 #include <cstdint>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -14,53 +12,11 @@
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 
+#include "lmdb_forked_child.hpp"
 #include "lmdb_test_support.hpp"
 
 namespace petstore::tests {
 namespace {
-
-// Pipe: both ends, closed at destruction.
-struct Pipe {
-  int fds[2] = {-1, -1};
-  Pipe() { EXPECT_EQ(::pipe(fds), 0); }
-  Pipe(const Pipe&) = delete;
-  Pipe& operator=(const Pipe&) = delete;
-  ~Pipe() {
-    close_read();
-    close_write();
-  }
-  void close_read() { ::close(std::exchange(fds[0], -1)); }
-  void close_write() { ::close(std::exchange(fds[1], -1)); }
-};
-
-// run_child: forks a process that waits for a byte on `go`, runs `body` and reports its exit
-// code (0 when `body` returned true). Returns the child's pid.
-template <class Body>
-pid_t run_child(Pipe& go, Body body) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    char byte = 0;
-    go.close_write();
-    const bool started = ::read(go.fds[0], &byte, 1) == 1;
-    bool ok = false;
-    try {
-      ok = started && body();
-    } catch (...) {
-      ok = false;
-    }
-    ::_exit(ok ? 0 : 1);
-  }
-  go.close_read();
-  return pid;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  if (::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
-    return -1;
-  }
-  return WEXITSTATUS(status);
-}
 
 bool write_id(int fd, std::int64_t id) {
   return ::write(fd, &id, sizeof id) == static_cast<ssize_t>(sizeof id);
@@ -149,6 +105,64 @@ TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
   EXPECT_EQ(get_now(*repository, domain::PetId{count}).value().name.value(), "child");
   EXPECT_EQ(list_all(*repository, std::nullopt, 100).size(), std::size_t{count});
   EXPECT_EQ(create_pet(*repository, new_pet("parent")).value().id.value, count + 1);
+}
+
+// Serving reads reuse reset transactions and cursors (lmdb_read_txn.hpp): one that read before
+// the other process committed reads that commit next, on every read path.
+TEST(LmdbTwoProcesses, ACommitOfTheOtherProcessIsInTheNextServingRead) {
+  const TempDir temp;
+  Pipe go;
+  const pid_t child = run_child(go, [&] {
+    const auto repository = open_repository(options_for(temp.path()));
+    return create_pet(*repository, new_pet("child", 3, domain::PetStatus::pending)).has_value();
+  });
+  ASSERT_GT(child, 0);
+  const auto repository = open_repository(options_for(temp.path()));
+  const ports::PetQuery all{std::nullopt, std::nullopt, page_size(10)};
+  const ports::PetQuery pending{domain::PetStatus::pending, std::nullopt, page_size(10)};
+  EXPECT_EQ(count_now(*repository).value(), 0);
+  EXPECT_TRUE(list_now(*repository, all).value().pets.empty());
+  EXPECT_TRUE(list_now(*repository, pending).value().pets.empty());
+  EXPECT_EQ(get_now(*repository, domain::first_pet_id).error().code, domain::ErrorCode::not_found);
+  ASSERT_EQ(::write(go.fds[1], "g", 1), 1);
+  ASSERT_EQ(wait_for(child), 0);  // acknowledged before the reads below start
+
+  EXPECT_EQ(count_now(*repository).value(), 1);
+  EXPECT_EQ(get_now(*repository, domain::first_pet_id).value().name.value(), "child");
+  const auto page = list_now(*repository, all).value();
+  ASSERT_EQ(page.pets.size(), 1U);
+  EXPECT_EQ(page.pets.front().name.value(), "child");
+  EXPECT_EQ(list_now(*repository, pending).value().pets.size(), 1U);
+}
+
+// A record damaged after a serving read checked it (here by another process, as a bad disk or a
+// stray writer would) reads as damaged through the reused transaction: nothing checked is kept.
+TEST(LmdbTwoProcesses, ARecordDamagedAfterAReadIsCaughtByTheNextRead) {
+  const TempDir temp;
+  Pipe go;
+  const pid_t child = run_child(go, [&] {
+    auto record = read_raw(temp.path(), "pets", big_endian(1));
+    if (!record) {
+      return false;
+    }
+    record->back() = 'y';  // "Rex" to "Rey": a valid name, so only the checksum can tell
+    put_raw(temp.path(), "pets", big_endian(1), *record);
+    return true;
+  });
+  ASSERT_GT(child, 0);
+  const auto repository = open_repository(options_for(temp.path()));
+  const ports::PetQuery all{std::nullopt, std::nullopt, page_size(10)};
+  const ports::PetQuery available{domain::PetStatus::available, std::nullopt, page_size(10)};
+  ASSERT_TRUE(create_pet(*repository, new_pet("Rex")).has_value());
+  ASSERT_TRUE(get_now(*repository, domain::first_pet_id).has_value());
+  ASSERT_EQ(list_now(*repository, all).value().pets.size(), 1U);
+  ASSERT_EQ(list_now(*repository, available).value().pets.size(), 1U);
+  ASSERT_EQ(::write(go.fds[1], "g", 1), 1);
+  ASSERT_EQ(wait_for(child), 0);
+
+  EXPECT_EQ(get_now(*repository, domain::first_pet_id).error().code, domain::ErrorCode::internal);
+  EXPECT_EQ(list_now(*repository, all).error().code, domain::ErrorCode::internal);
+  EXPECT_EQ(list_now(*repository, available).error().code, domain::ErrorCode::internal);
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#pragma once
+// ReadTxn: a read-only transaction kept for reuse, with the cursors opened in it. Serving reads
+// (get, a page, count) take one from the Store, renew it and reset it after: under MDB_NOTLS a
+// reset transaction keeps its reader slot, so a renew allocates nothing and takes no reader-table
+// lock, and its cursors are renewed instead of allocated. A renewed transaction reads the newest
+// commit (of any process), exactly as a new one would.
+
+#include <array>
+#include <cstddef>
+
+#include <lmdb.h>
+
+namespace petstore::adapters::storage::lmdb {
+
+class ReadTxn {
+ public:
+  // REQUIRES: `txn` is a read-only transaction, just begun; this object owns it from here on.
+  explicit ReadTxn(MDB_txn* txn) noexcept : txn_(txn) {}
+  ReadTxn(const ReadTxn&) = delete;
+  ReadTxn& operator=(const ReadTxn&) = delete;
+  // Closes the cursors and aborts the transaction, which frees its reader slot.
+  ~ReadTxn();
+
+  [[nodiscard]] MDB_txn* txn() const noexcept { return txn_; }
+
+  // cursor: this transaction's cursor on `dbi`, opened on its first use and renewed on its first
+  // use after each renew; may throw ::lmdb::error. Valid until reset. REQUIRES: the transaction is
+  // current (begun or renewed, not reset); at most `max_cursors` databases are asked for.
+  [[nodiscard]] MDB_cursor* cursor(MDB_dbi dbi);
+
+  // renew: makes a reset transaction current again, on the newest committed snapshot; LMDB's rc.
+  // A failed renew leaves it reset (MDB_MAP_RESIZED: the caller adopts the map and renews again).
+  [[nodiscard]] int renew() noexcept;
+
+  // reset: ends the snapshot (old pages may be reused by writers from here on) and keeps the slot.
+  void reset() noexcept;
+
+  static constexpr std::size_t max_cursors = 2;  // pets and pets_by_status
+
+ private:
+  struct Cursor {
+    MDB_cursor* cursor = nullptr;
+    MDB_dbi dbi = 0;
+    bool current = false;  // renewed (or opened) in the transaction's current snapshot
+  };
+
+  MDB_txn* txn_;
+  std::array<Cursor, max_cursors> cursors_{};
+};
+
+}  // namespace petstore::adapters::storage::lmdb

@@ -1,0 +1,162 @@
+// Serving reads reuse reset read transactions (lmdb_read_txn.hpp): a reused one must read the
+// newest commit, never the snapshot it last read; it holds a reader slot while idle, so only a
+// bounded number are kept, and reads past the reader table fail as unavailable without leaking.
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "adapters/storage/lmdb/lmdb_store.hpp"
+#include "ports/pet_repository_contract.hpp"
+#include "support/awaited_repository.hpp"
+
+#include "lmdb_test_support.hpp"
+
+namespace petstore::tests {
+namespace {
+
+using adapters::storage::lmdb::ReadTxn;
+using adapters::storage::lmdb::Store;
+using domain::ErrorCode;
+using domain::PetStatus;
+
+// Section 8 of the contract: a pet acknowledged before a read starts is in its answer. Every read
+// path runs between the creates, so each create lands after a serving transaction was reset.
+TEST(LmdbServingReads, EveryPetCreatedAfterAReadIsInTheNextRead) {
+  const TempDir temp;
+  const auto repository = open_repository(options_for(temp.path()));
+  for (int i = 1; i <= 30; ++i) {
+    const auto status = i % 2 == 0 ? PetStatus::sold : PetStatus::available;
+    const auto pet = create_pet(*repository, new_pet("pet " + std::to_string(i), i, status));
+    ASSERT_TRUE(pet.has_value());
+    EXPECT_EQ(get_now(*repository, pet->id).value(), *pet);
+    EXPECT_EQ(count_now(*repository).value(), i);
+    const auto page = list_now(*repository, {std::nullopt, std::nullopt, page_size(100)}).value();
+    ASSERT_EQ(page.pets.size(), static_cast<std::size_t>(i));
+    EXPECT_EQ(page.pets.back(), *pet);
+    const auto by_status = list_now(*repository, {status, std::nullopt, page_size(100)}).value();
+    ASSERT_FALSE(by_status.pets.empty());
+    EXPECT_EQ(by_status.pets.back(), *pet);
+    const auto after = list_now(*repository, {std::nullopt, domain::PetId{i - 1}, page_size(1)});
+    ASSERT_EQ(after.value().pets.size(), 1U);
+    EXPECT_EQ(after.value().pets.front(), *pet);
+    EXPECT_FALSE(after.value().has_more);
+  }
+}
+
+// Holds: `count` serving reads (or, with fresh, reads of their own transaction), each parked
+// inside its transaction until released; counts those that got in and those that failed.
+class Holds {
+ public:
+  Holds(const Store& store, int count, bool fresh) {
+    for (int i = 0; i < count; ++i) {
+      threads_.emplace_back([this, &store, fresh] {
+        const auto park = [this] {
+          std::unique_lock lock(mutex_);
+          ++inside_;
+          changed_.notify_all();
+          changed_.wait(lock, [this] { return released_; });
+        };
+        const auto done =
+            fresh ? store.read([&](MDB_txn*) { park(); }) : store.serve([&](ReadTxn&) { park(); });
+        const std::lock_guard lock(mutex_);
+        if (done) {
+          ++succeeded_;
+        } else {
+          ++failed_;
+          unavailable_ += done.error().code == ErrorCode::unavailable ? 1 : 0;
+        }
+        changed_.notify_all();
+      });
+    }
+  }
+  Holds(const Holds&) = delete;
+  Holds& operator=(const Holds&) = delete;
+  ~Holds() { release(); }
+
+  // settle: waits until every read is parked inside its transaction or has failed.
+  void settle() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return inside_ + failed_ == threads_.size(); });
+  }
+  // release: lets every parked read finish, and waits for them.
+  void release() {
+    {
+      const std::lock_guard lock(mutex_);
+      released_ = true;
+    }
+    changed_.notify_all();
+    for (auto& thread : threads_) {
+      if (thread.joinable()) {
+        thread.join();
+      }
+    }
+  }
+  [[nodiscard]] std::size_t inside() {
+    const std::lock_guard lock(mutex_);
+    return inside_;
+  }
+  [[nodiscard]] std::size_t failed() {
+    const std::lock_guard lock(mutex_);
+    return failed_;
+  }
+  [[nodiscard]] std::size_t unavailable() {
+    const std::lock_guard lock(mutex_);
+    return unavailable_;
+  }
+  [[nodiscard]] std::size_t succeeded() {
+    const std::lock_guard lock(mutex_);
+    return succeeded_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t inside_ = 0;
+  std::size_t succeeded_ = 0;
+  std::size_t failed_ = 0;
+  std::size_t unavailable_ = 0;  // of the failed
+  bool released_ = false;
+  std::vector<std::thread> threads_;
+};
+
+TEST(LmdbServingReads, ReadsPastTheReaderTableFailAsUnavailableAndOnlyTheKeptOnesHoldSlots) {
+  const TempDir temp;
+  auto options = options_for(temp.path());
+  options.max_readers = 8;  // a fresh data dir: this process sizes the reader table
+  auto store = Store::open(options);
+  ASSERT_TRUE(store.has_value()) << store.error().message;
+  const std::size_t kept = (*store)->max_idle_reads();
+  ASSERT_EQ(kept, 2U);
+  {
+    // Every slot taken by serving reads: one more fails as unavailable, and waits for nothing.
+    Holds full(**store, 8, false);
+    full.settle();
+    ASSERT_EQ(full.inside(), 8U);
+    const auto refused = (*store)->serve([](ReadTxn&) { ADD_FAILURE() << "ran without a slot"; });
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_EQ(refused.error().code, ErrorCode::unavailable);
+    full.release();
+    EXPECT_EQ(full.succeeded(), 8U);
+  }
+  // Of the 8, `kept` were kept for reuse, each still holding its slot; the rest gave theirs
+  // back. Transactions of their own (not reused) find exactly the others free.
+  Holds fresh(**store, 8, true);
+  fresh.settle();
+  EXPECT_EQ(fresh.inside(), 8 - kept);
+  EXPECT_EQ(fresh.failed(), kept);
+  EXPECT_EQ(fresh.unavailable(), kept);
+  fresh.release();
+  // Serving reads reuse the kept ones first, so a burst as large as the table fits again.
+  Holds again(**store, 8, false);
+  again.settle();
+  EXPECT_EQ(again.inside(), 8U);
+}
+
+}  // namespace
+}  // namespace petstore::tests
