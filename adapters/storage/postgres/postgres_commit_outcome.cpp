@@ -33,6 +33,16 @@ constexpr const char* records_sql =
     "JOIN petstore.idempotency_keys k ON k.scope = s.scope AND k.key = s.key "
     "LEFT JOIN petstore.pets p ON p.id = k.pet_id";
 
+// A commit record that is flushed, and waited for by the synchronous standbys, after the batch's:
+// pg_xact_status says "committed" as soon as the batch's commit record is written on the primary,
+// also when its backend was terminated while it waited for the standbys (a fast shutdown does
+// that), so the batch may be on the primary only, and a failover would lose it. Writing WAL (a
+// logical message; a transaction with only an id writes a commit record that is never flushed)
+// makes this commit wait for everything before it, the batch's commit included.
+constexpr const char* durable_sql =
+    "BEGIN; SET LOCAL synchronous_commit = on; "
+    "SELECT pg_logical_emit_message(true, 'petstore', 'a commit in doubt resolved'); COMMIT";
+
 // How long a transaction still in progress (a COMMIT waiting for its synchronous standby) is
 // given before it is asked about again, and the pause before connecting again.
 constexpr std::chrono::milliseconds ask_again{50};
@@ -110,7 +120,20 @@ std::optional<LearnedOutcome> ask(BlockingSession& session, const BatchInDoubt& 
       return std::nullopt;
     }
     if (verdict == "committed") {
-      return committed_rows(session, batch, error);
+      auto learned = committed_rows(session, batch, error);
+      if (learned && learned->outcome == CommitOutcome::committed) {
+        // Answered only once it is as durable as a COMMIT answered in time (contract 8). A wait
+        // cut short at the deadline (statement_timeout) would end the COMMIT without the standbys.
+        auto durable = session.run(durable_sql);
+        if (!durable || Clock::now() >= batch.deadline) {
+          error = "transaction " + *batch.xid +
+                  " committed, but was not known to be on the "
+                  "synchronous standbys: " +
+                  (durable ? "the deadline passed" : durable.error().message);
+          return std::nullopt;
+        }
+      }
+      return learned;
     }
     if (verdict == "aborted" || verdict == "future") {
       return LearnedOutcome{
