@@ -1,9 +1,9 @@
 #pragma once
-// ReadTxn: a read-only transaction kept for reuse, with the cursors opened in it. Serving reads
-// (get, a page, count) take one from the Store, renew it and reset it after: under MDB_NOTLS a
-// reset transaction keeps its reader slot, so a renew allocates nothing and takes no reader-table
-// lock, and its cursors are renewed instead of allocated. A renewed transaction reads the newest
-// commit (of any process), exactly as a new one would.
+// ReadTxn: a read-only transaction kept for reuse, with its cursors. Serving reads (get, a page,
+// count) renew one from the Store and reset it after: under MDB_NOTLS a reset transaction keeps
+// its reader slot, so a renew allocates nothing, and its cursors are renewed, not allocated. A
+// renewed transaction reads the newest commit (of any process), as a new one would. Not an
+// AbortGuard (lmdb_txn.hpp, which duplicates pairs with it): it outlives many reads.
 
 #include <array>
 #include <cstddef>
