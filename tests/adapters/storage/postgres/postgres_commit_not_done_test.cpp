@@ -18,22 +18,13 @@
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
+#include "support/postgres_probe.hpp"
 #include "support/postgres_server.hpp"
 
 namespace petstore::tests {
 namespace {
 
 using namespace std::chrono_literals;
-
-// value_of: the first value of `sql` on `conn`, "" when it has none.
-std::string value_of(PGconn* conn, const char* sql) {
-  PGresult* result = PQexec(conn, sql);
-  std::string value = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) > 0
-                          ? PQgetvalue(result, 0, 0)
-                          : "";
-  PQclear(result);
-  return value;
-}
 
 TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnce) {
   const std::string database = shared_postgres_server().create_database();
@@ -56,32 +47,25 @@ TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnc
   const adapters::storage::postgres::ConnPtr watcher(
       PQconnectdb(shared_postgres_server().url(database).c_str()));
   ASSERT_EQ(PQstatus(watcher.get()), CONNECTION_OK);
-  (void)value_of(locker.get(), "BEGIN");
-  (void)value_of(locker.get(), "SELECT next_id FROM petstore.id_counter FOR UPDATE");
+  (void)first_value(locker.get(), "BEGIN");
+  (void)first_value(locker.get(), "SELECT next_id FROM petstore.id_counter FOR UPDATE");
 
   domain::Result<ports::CreateOutcome> answer =
       domain::make_error(domain::ErrorCode::internal, "", "unanswered");
   const ports::IdempotencyKey key{"scope", "aborted"};
   std::thread create([&] { answer = create_now(*repository, {new_pet("Again"), key, test_now}); });
   // The batch's backend, waiting for the counter row.
-  std::string pid;
-  for (const auto until = std::chrono::steady_clock::now() + 10s;
-       pid.empty() && std::chrono::steady_clock::now() < until;) {
-    pid = value_of(watcher.get(),
-                   "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                   "AND datname = current_database()");
-    std::this_thread::sleep_for(20ms);
-  }
+  const std::string pid = waiting_backend(watcher.get(), "wait_event_type = 'Lock'", 10s);
   if (pid.empty()) {
-    const std::string activity = value_of(
+    const std::string activity = first_value(
         watcher.get(),
         "SELECT string_agg(coalesce(wait_event_type, '-') || ' ' || state || ' ' || query, E'\\n') "
         "FROM pg_stat_activity WHERE datname = current_database()");
-    (void)value_of(locker.get(), "COMMIT");
+    (void)first_value(locker.get(), "COMMIT");
     create.join();
     FAIL() << "the batch never waited for the counter row:\n" << activity;
   }
-  (void)value_of(watcher.get(), ("SELECT pg_terminate_backend(" + pid + ")").c_str());
+  (void)first_value(watcher.get(), "SELECT pg_terminate_backend(" + pid + ")");
   const auto is_resolved = [&] {
     const std::lock_guard lock(mutex);
     return !resolved.empty();
@@ -90,7 +74,7 @@ TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnc
        !is_resolved() && std::chrono::steady_clock::now() < until;) {
     std::this_thread::sleep_for(10ms);
   }
-  (void)value_of(locker.get(), "COMMIT");  // the create sent again takes the counter row now
+  (void)first_value(locker.get(), "COMMIT");  // the create sent again takes the counter row now
   create.join();
 
   {
@@ -100,7 +84,8 @@ TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnc
   ASSERT_TRUE(answer.has_value()) << answer.error().message << " (" << answer.error().detail << ")";
   EXPECT_TRUE(answer->created);
   EXPECT_EQ(answer->pet.id, domain::PetId{2});
-  EXPECT_EQ(value_of(locker.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Again'"), "1");
+  EXPECT_EQ(first_value(locker.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Again'"),
+            "1");
 }
 
 }  // namespace

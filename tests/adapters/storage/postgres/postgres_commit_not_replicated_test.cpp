@@ -17,6 +17,7 @@
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
+#include "support/postgres_probe.hpp"
 #include "support/postgres_server.hpp"
 
 namespace petstore::tests {
@@ -25,29 +26,18 @@ namespace {
 using namespace std::chrono_literals;
 using adapters::storage::postgres::ConnPtr;
 
-// value_of: the first value of `sql` on `conn`, "" when it has none.
-std::string value_of(PGconn* conn, const char* sql) {
-  PGresult* result = PQexec(conn, sql);
-  std::string value = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) > 0
-                          ? PQgetvalue(result, 0, 0)
-                          : "";
-  PQclear(result);
-  return value;
-}
-
 // set_standbys: synchronous_standby_names on the whole server, waited for until a new session
 // sees it (the reload reaches backends asynchronously).
 void set_standbys(const PostgresServer& server, const std::string& database,
                   const std::string& names) {
   const ConnPtr admin(PQconnectdb(server.url(database).c_str()));
   ASSERT_EQ(PQstatus(admin.get()), CONNECTION_OK);
-  (void)value_of(admin.get(),
-                 ("ALTER SYSTEM SET synchronous_standby_names = '" + names + "'").c_str());
-  (void)value_of(admin.get(), "SELECT pg_reload_conf()");
+  (void)first_value(admin.get(), "ALTER SYSTEM SET synchronous_standby_names = '" + names + "'");
+  (void)first_value(admin.get(), "SELECT pg_reload_conf()");
   for (const auto until = std::chrono::steady_clock::now() + 10s;
        std::chrono::steady_clock::now() < until;) {
     const ConnPtr probe(PQconnectdb(server.url(database).c_str()));
-    if (value_of(probe.get(), "SHOW synchronous_standby_names") == names) {
+    if (first_value(probe.get(), "SHOW synchronous_standby_names") == names) {
       return;
     }
     std::this_thread::sleep_for(20ms);
@@ -79,16 +69,9 @@ TEST(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsR
       domain::make_error(domain::ErrorCode::internal, "", "unanswered");
   const ports::IdempotencyKey key{"scope", "on-the-primary-only"};
   std::thread create([&] { answer = create_now(*repository, {new_pet("Local"), key, test_now}); });
-  std::string pid;
-  for (const auto until = std::chrono::steady_clock::now() + 10s;
-       pid.empty() && std::chrono::steady_clock::now() < until;) {
-    pid = value_of(watcher.get(),
-                   "SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' "
-                   "AND datname = current_database()");
-    std::this_thread::sleep_for(20ms);
-  }
+  const std::string pid = waiting_backend(watcher.get(), "wait_event = 'SyncRep'", 10s);
   ASSERT_FALSE(pid.empty()) << "the batch's COMMIT never waited for a standby";
-  (void)value_of(watcher.get(), ("SELECT pg_terminate_backend(" + pid + ")").c_str());
+  (void)first_value(watcher.get(), "SELECT pg_terminate_backend(" + pid + ")");
   create.join();
 
   ASSERT_FALSE(answer.has_value()) << "a pet on the primary only was acknowledged";
@@ -97,7 +80,7 @@ TEST(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsR
     const std::lock_guard lock(mutex);
     EXPECT_EQ(resolved, std::vector<std::string>{"unknown"});
   }
-  EXPECT_EQ(value_of(watcher.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Local'"),
+  EXPECT_EQ(first_value(watcher.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Local'"),
             "1");  // committed locally, as pg_xact_status said
 
   // The standbys back (none required): the retry with the key answers with that one pet.
@@ -106,7 +89,7 @@ TEST(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsR
   ASSERT_TRUE(retried.has_value()) << retried.error().message;
   EXPECT_FALSE(retried->created);
   EXPECT_EQ(retried->pet.id, domain::PetId{2});
-  EXPECT_EQ(value_of(watcher.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Local'"),
+  EXPECT_EQ(first_value(watcher.get(), "SELECT count(*) FROM petstore.pets WHERE name = 'Local'"),
             "1");
 }
 
