@@ -41,6 +41,9 @@ StopSignals::~StopSignals() = default;  // the jthread asks listen() to end and 
 void StopSignals::on_reload(std::function<void()> reload) {
   const std::lock_guard lock(mutex_);
   reload_ = std::move(reload);
+  if (reload_ && std::exchange(reload_pending_, false) && !stop_.stop_requested()) {
+    reload_();
+  }
 }
 
 void StopSignals::wait_for_stop() {
@@ -66,8 +69,13 @@ void StopSignals::listen(const std::stop_token& quit) {
       on_stop_signal();
     } else if (signal_number == SIGHUP) {
       const std::lock_guard lock(mutex_);
-      if (reload_ && !stop_.stop_requested()) {
+      if (stop_.stop_requested()) {
+        continue;
+      }
+      if (reload_) {
         reload_();
+      } else {
+        reload_pending_ = true;
       }
     }
   }

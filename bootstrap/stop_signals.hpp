@@ -7,7 +7,9 @@
 // - A further one during wait_for_another_until() ends that wait (it skips the drain delay).
 // - Any further one otherwise calls the function set by on_exit_now(), on the signal thread,
 //   which must end the process (by default: exit 0 at once).
-// - SIGHUP calls the reload set by on_reload(), if any; never after a stop was requested.
+// - SIGHUP calls the reload set by on_reload(); never after a stop was requested. One that comes
+//   while no reload is set is kept, and on_reload() runs it: a SIGHUP sent just after the
+//   listening line (before serving set its reload) is not lost.
 // Make it before any other thread starts, in the main thread.
 
 #include <chrono>
@@ -32,7 +34,8 @@ class StopSignals {
   [[nodiscard]] std::stop_token stop_token() const { return stop_.get_token(); }
   // on_exit_now: what a further stop signal does (see above); it must end the process.
   void on_exit_now(std::function<void()> exit_now);
-  // on_reload: what SIGHUP does from now on (empty: nothing). Runs on the signal thread.
+  // on_reload: what SIGHUP does from now on (empty: nothing). Runs on the signal thread, or here
+  // at once for a SIGHUP kept while none was set.
   void on_reload(std::function<void()> reload);
   // wait_for_stop: until the first stop signal.
   void wait_for_stop();
@@ -47,6 +50,7 @@ class StopSignals {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::function<void()> reload_;
+  bool reload_pending_ = false;  // a SIGHUP came while reload_ was empty
   std::stop_source stop_;
   bool waiting_for_another_ = false;
   bool another_came_ = false;

@@ -57,7 +57,7 @@ std::optional<RawConnection> RawConnection::try_connect(std::string_view address
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &no_delay, sizeof no_delay);
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&socket_address), sizeof socket_address) !=
       0) {
-    if (errno == ECONNREFUSED) {
+    if (errno == ECONNREFUSED || errno == ECONNRESET) {
       return std::nullopt;
     }
     throw std::runtime_error(std::string("connect: ") + std::strerror(errno));

@@ -39,7 +39,9 @@ class RawConnection {
   // not read); a `source_host` such as "127.0.0.2" plays another client address.
   [[nodiscard]] static RawConnection connect(std::string_view address, int receive_buffer = 0,
                                              std::string_view source_host = {});
-  // try_connect: as connect, but nullopt when the connection is refused.
+  // try_connect: as connect, but nullopt when the connection is refused, or reset before
+  // connect() returned: a listener closed with the connection still in its backlog (a server
+  // that stops accepting) resets it, and that too is "not accepted".
   [[nodiscard]] static std::optional<RawConnection> try_connect(std::string_view address,
                                                                 int receive_buffer = 0,
                                                                 std::string_view source_host = {});
