@@ -31,8 +31,8 @@ void send_and_wait_taken(int signal_number) {
   while (is_pending(signal_number) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(5ms);
   }
-  ASSERT_FALSE(is_pending(signal_number)) << "the signal thread never took signal "
-                                          << signal_number;
+  ASSERT_FALSE(is_pending(signal_number))
+      << "the signal thread never took signal " << signal_number;
 }
 
 TEST(StopSignals, ASighupWithAReloadSetRunsIt) {

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/expect_refusal.hpp"
 #include "support/fake_key_verifier.hpp"
 #include "support/json_bodies.hpp"
 #include "support/server_under_test.hpp"
@@ -31,13 +32,6 @@ std::string key_line() { return "Authorization: " + bearer(test_key_a) + "\r\n";
 
 std::string length_line(std::size_t length) {
   return "Content-Length: " + std::to_string(length) + "\r\n";
-}
-
-void expect_refused_and_closed(RawConnection& connection, unsigned status, std::string_view code) {
-  const RawResponse response = connection.read_response(5s);
-  EXPECT_EQ(response.status, status);
-  EXPECT_TRUE(is_error_body(response.body, status, code)) << response.body;
-  EXPECT_TRUE(connection.read_until_closed(5s).has_value());
 }
 
 TEST(HttpServerFields, AContentLengthRepeatedWithItsValueIsOneLength) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/expect_refusal.hpp"
 #include "support/fake_key_verifier.hpp"
 #include "support/json_bodies.hpp"
 #include "support/server_under_test.hpp"
@@ -37,13 +38,6 @@ std::string as_chunk(std::string_view data) {
   char size[20];
   std::snprintf(size, sizeof size, "%zx", data.size());
   return std::string(size) + "\r\n" + std::string(data) + "\r\n";
-}
-
-void expect_refused_and_closed(RawConnection& connection, unsigned status, std::string_view code) {
-  const RawResponse response = connection.read_response(5s);
-  EXPECT_EQ(response.status, status);
-  EXPECT_TRUE(is_error_body(response.body, status, code)) << response.body;
-  EXPECT_TRUE(connection.read_until_closed(5s).has_value());
 }
 
 TEST(HttpServerFraming, AChunkExtensionThatNeverEndsIsRefusedAtItsBound) {
