@@ -64,6 +64,19 @@ domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body, Valida
   return domain::NewPet{std::move(*name), fields->category_id, fields->status};
 }
 
+// CheckedPet: the parts of a record whose checksum matched, and the pet they make. Handed to
+// emplace_back, the conversion builds the pet in the vector's slot: its name is copied once from
+// the record, never moved (a short name's move is a copy too).
+struct CheckedPet {
+  domain::PetId id;
+  BodyFields fields;
+
+  operator domain::Pet() const {  // NOLINT(*-explicit-*): implicit, so that emplace_back uses it
+    return domain::Pet{id, domain::PetName::trusted(fields.name), fields.category_id,
+                       fields.status};
+  }
+};
+
 // checked_body: the body of a pet record of format 2 whose crc32c matches it.
 std::optional<std::string_view> checked_body(std::string_view record) {
   if (record.size() < 1 + crc_size || record.front() != checked_pet_format) {
@@ -138,9 +151,7 @@ bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
   if (!id || id->value < domain::first_pet_id.value || !fields) {
     return false;
   }
-  // Braced, so that the name is built in the pet; clang-tidy 14 has no C++20 emplace of aggregates.
-  pets.push_back(domain::Pet{*id, domain::PetName::trusted(fields->name), fields->category_id,
-                             fields->status});
+  pets.emplace_back(CheckedPet{*id, *fields});
   return true;
 }
 
