@@ -29,8 +29,6 @@ std::uint32_t update_portable(std::uint32_t crc, std::string_view bytes) noexcep
   return crc;
 }
 
-using Update = std::uint32_t (*)(std::uint32_t, std::string_view) noexcept;
-
 #if defined(__x86_64__)
 // update_sse42: 8 bytes a step, then at most one step each of 4, 2 and 1 bytes: a pet record's
 // body is about 20 bytes, so the tail is as long as the rest.
@@ -65,28 +63,34 @@ __attribute__((target("sse4.2"))) std::uint32_t update_sse42(std::uint32_t crc,
   }
   return narrow;
 }
+
+__attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(std::string_view bytes) noexcept {
+  return ~update_sse42(~0U, bytes);
+}
 #endif
 
-// pick_update: the CPU's fastest path (__builtin_cpu_init first, as the first use may come early).
-Update pick_update() noexcept {
+std::uint32_t crc32c_table(std::string_view bytes) noexcept { return ~update_portable(~0U, bytes); }
+
+// pick: the CPU's fastest path (__builtin_cpu_init first, as the first use may come early).
+Crc32c pick() noexcept {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("sse4.2") != 0) {
-    return update_sse42;
+    return crc32c_sse42;
   }
 #endif
-  return update_portable;
+  return crc32c_table;
 }
 
 }  // namespace
 
-std::uint32_t crc32c(std::string_view bytes) noexcept {
-  static const Update update = pick_update();  // asked once: every pet read calls this
-  return ~update(~0U, bytes);
+Crc32c crc32c_for_this_cpu() noexcept {
+  static const Crc32c chosen = pick();
+  return chosen;
 }
 
-std::uint32_t crc32c_portable(std::string_view bytes) noexcept {
-  return ~update_portable(~0U, bytes);
-}
+std::uint32_t crc32c(std::string_view bytes) noexcept { return crc32c_for_this_cpu()(bytes); }
+
+std::uint32_t crc32c_portable(std::string_view bytes) noexcept { return crc32c_table(bytes); }
 
 }  // namespace petstore::adapters::storage::lmdb
