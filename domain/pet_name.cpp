@@ -28,7 +28,7 @@ Result<PetName> PetName::parse(std::string_view text, std::string_view field) {
   if (!has_visible) {
     return invalid_argument(name, name + " must contain a character that is not white space");
   }
-  return PetName(std::string(text));
+  return PetName(text);
 }
 
 }  // namespace petstore::domain

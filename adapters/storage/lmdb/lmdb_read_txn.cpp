@@ -34,9 +34,17 @@ MDB_cursor* ReadTxn::cursor(MDB_dbi dbi) {
   ::lmdb::error::raise("ReadTxn::cursor", EINVAL);  // more databases than max_cursors: a bug
 }
 
-int ReadTxn::renew() noexcept { return ::mdb_txn_renew(txn_); }
+int ReadTxn::renew() noexcept {
+  const int rc = ::mdb_txn_renew(txn_);
+  live_ = rc == MDB_SUCCESS;
+  return rc;
+}
 
 void ReadTxn::reset() noexcept {
+  if (!live_) {
+    return;
+  }
+  live_ = false;
   ::mdb_txn_reset(txn_);
   for (Cursor& cursor : cursors_) {
     cursor.current = false;

@@ -1,12 +1,13 @@
 #pragma once
 // ReadTxn: a read-only transaction kept for reuse, with its cursors. Serving reads (get, a page,
-// count) renew one from the Store and reset it after: under MDB_NOTLS a reset transaction keeps
-// its reader slot, so a renew allocates nothing, and its cursors are renewed, not allocated. A
-// renewed transaction reads the newest commit (of any process), as a new one would. Not an
+// count) take one from the Store and leave it live: the next read uses its snapshot as it is while
+// that is still the newest commit, and renews it (with its cursors) once another commit came;
+// under MDB_NOTLS a reset transaction keeps its reader slot, so a renew allocates nothing. Not an
 // AbortGuard (lmdb_txn.hpp, which duplicates pairs with it): it outlives many reads.
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include <lmdb.h>
 
@@ -25,14 +26,21 @@ class ReadTxn {
 
   // cursor: this transaction's cursor on `dbi`, opened on its first use and renewed on its first
   // use after each renew; may throw ::lmdb::error. Valid until reset. REQUIRES: the transaction is
-  // current (begun or renewed, not reset); at most `max_cursors` databases are asked for.
+  // live; at most `max_cursors` databases are asked for.
   [[nodiscard]] MDB_cursor* cursor(MDB_dbi dbi);
 
-  // renew: makes a reset transaction current again, on the newest committed snapshot; LMDB's rc.
+  // live: whether it holds a snapshot (begun or renewed, not reset since).
+  [[nodiscard]] bool live() const noexcept { return live_; }
+
+  // snapshot: the id of the commit a live transaction reads.
+  [[nodiscard]] std::uint64_t snapshot() const noexcept { return ::mdb_txn_id(txn_); }
+
+  // renew: makes a reset transaction live again, on the newest committed snapshot; LMDB's rc.
   // A failed renew leaves it reset (MDB_MAP_RESIZED: the caller adopts the map and renews again).
   [[nodiscard]] int renew() noexcept;
 
-  // reset: ends the snapshot (old pages may be reused by writers from here on) and keeps the slot.
+  // reset: ends the snapshot (old pages may be reused by writers from here on) and keeps the slot;
+  // nothing when it is not live.
   void reset() noexcept;
 
   static constexpr std::size_t max_cursors = 2;  // pets and pets_by_status
@@ -45,6 +53,7 @@ class ReadTxn {
   };
 
   MDB_txn* txn_;
+  bool live_ = true;
   std::array<Cursor, max_cursors> cursors_{};
 };
 

@@ -8,6 +8,7 @@
 
 #include <lmdb++.h>
 
+#include "adapters/storage/lmdb/lmdb_checked_pet.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 
 namespace petstore::adapters::storage::lmdb {
@@ -71,8 +72,9 @@ domain::Result<ports::PetPage> read_all(ReadTxn& read, const Databases& dbs, dom
   const std::string start = pet_key(from);
   // No stored key is below the first id's (append_checked_pet refuses one as damage).
   Page page(read.cursor(dbs.pets), start, limit, from == domain::first_pet_id);
+  const Crc32c crc = crc32c_for_this_cpu();
   while (page.next() && !page.at_limit()) {
-    if (!append_checked_pet(page.pets(), page.key(), page.value())) {
+    if (!append_checked_pet(page.pets(), page.key(), page.value(), crc)) {
       return damaged_record();
     }
   }

@@ -5,16 +5,15 @@
 
 #include <boost/endian/conversion.hpp>
 
+#include "adapters/storage/lmdb/lmdb_checked_pet.hpp"
 #include "adapters/storage/lmdb/lmdb_checksum.hpp"
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
-// Format bytes: 1 for idempotency records (and the pet records of schema versions 1 and 2), 2 for
-// pet records with a crc32c.
+// The format byte of idempotency records (and of the pet records of schema versions 1 and 2); pet
+// records with a crc32c have checked_pet_format (lmdb_checked_pet.hpp).
 constexpr char record_format = 1;
-constexpr char checked_pet_format = 2;
-constexpr std::size_t crc_size = 4;
 constexpr std::size_t u64_size = 8;
 constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63U;
 
@@ -24,26 +23,6 @@ std::string new_pet_body(const domain::NewPet& pet) {
   body.push_back(static_cast<char>(pet.status));
   body += pet.name.value();
   return body;
-}
-
-// BodyFields: a body's parts, its shape checked (the name is not).
-struct BodyFields {
-  domain::CategoryId category_id;
-  domain::PetStatus status = domain::default_pet_status;
-  std::string_view name;
-};
-
-std::optional<BodyFields> body_fields(std::string_view body) {
-  if (body.size() < u64_size + 2) {  // a name has at least one byte
-    return std::nullopt;
-  }
-  const auto category = decode_u64(body.substr(0, u64_size));
-  const auto status_byte = static_cast<unsigned char>(body[u64_size]);
-  if (!category || status_byte > static_cast<unsigned char>(domain::PetStatus::sold)) {
-    return std::nullopt;
-  }
-  return BodyFields{domain::CategoryId{static_cast<std::int64_t>(*category)},
-                    static_cast<domain::PetStatus>(status_byte), body.substr(u64_size + 1)};
 }
 
 // decode_new_pet_body: a body's pet; with Validation::checksum (the caller has checked the bytes
@@ -62,22 +41,6 @@ domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body, Valida
     return damaged_record();
   }
   return domain::NewPet{std::move(*name), fields->category_id, fields->status};
-}
-
-// checked_body: the body of a pet record of format 2 whose crc32c matches it.
-std::optional<std::string_view> checked_body(std::string_view record) {
-  if (record.size() < 1 + crc_size || record.front() != checked_pet_format) {
-    return std::nullopt;
-  }
-  std::uint32_t stored_crc = 0;
-  for (const char byte : record.substr(1, crc_size)) {
-    stored_crc = (stored_crc << 8U) | static_cast<unsigned char>(byte);
-  }
-  const std::string_view body = record.substr(1 + crc_size);
-  if (stored_crc != crc32c(body)) {
-    return std::nullopt;
-  }
-  return body;
 }
 
 }  // namespace
@@ -117,31 +80,17 @@ std::string status_key(domain::PetStatus status, domain::PetId id) {
 std::string pet_record(const domain::NewPet& pet) {
   const std::string body = new_pet_body(pet);
   std::string record(1, checked_pet_format);
-  record += encode_u64(crc32c(body)).substr(u64_size - crc_size);
+  record += encode_u64(crc32c(body)).substr(u64_size - pet_crc_size);
   record += body;
   return record;
 }
 
 domain::Result<domain::NewPet> decode_pet_record(std::string_view record, Validation validation) {
-  const auto body = checked_body(record);
+  const auto body = checked_body(record, crc32c_for_this_cpu());
   if (!body) {
     return damaged_record();
   }
   return decode_new_pet_body(*body, validation);
-}
-
-bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
-                        std::string_view record) {
-  const auto id = decode_pet_key(key);
-  const auto body = checked_body(record);
-  const auto fields = body ? body_fields(*body) : std::nullopt;
-  if (!id || id->value < domain::first_pet_id.value || !fields) {
-    return false;
-  }
-  // Braced, so that the name is built in the pet; clang-tidy 14 has no C++20 emplace of aggregates.
-  pets.push_back(domain::Pet{*id, domain::PetName::trusted(fields->name), fields->category_id,
-                             fields->status});
-  return true;
 }
 
 domain::Result<domain::NewPet> decode_v2_pet_record(std::string_view record) {

@@ -2,14 +2,14 @@
 // The byte layout of every LMDB key and value the adapter writes (schema version 3). Integer
 // keys are big-endian so that LMDB's memcmp order is numeric order. Records carry a format byte;
 // a pet record also a crc32c, which a read checks instead of validating the pet again (the pet was
-// validated before it was written). A record that fails is internal.
+// validated before it was written; a page's reads check it inline: lmdb_checked_pet.hpp). A record
+// that fails is internal.
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "domain/error.hpp"
 #include "domain/pet.hpp"
@@ -52,13 +52,6 @@ inline constexpr std::string_view v1_next_id_key = "next_id";
 enum class Validation : std::uint8_t { checksum, full };
 [[nodiscard]] domain::Result<domain::NewPet> decode_pet_record(std::string_view record,
                                                                Validation validation);
-
-// append_checked_pet: appends the pet stored under `key` as `record`, checked as decode_pet_record
-// checks it with Validation::checksum; false, appending nothing, when either is damaged (an id
-// below the first is damage too: none is ever written). The
-// pages' path: each pet is built in its place, with no Result or NewPet on the way.
-[[nodiscard]] bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
-                                      std::string_view record);
 
 // decode_v2_pet_record: a pet record of schema versions 1 and 2 (format byte 1, no checksum),
 // fully validated; for the migration to version 3 only.

@@ -67,11 +67,13 @@ MDB_txn* Store::begin(unsigned int flags, std::shared_lock<std::shared_mutex>& l
 void Store::adopt_map_size() const {
   // Another process grew the map past ours: size 0 maps the size it recorded.
   const std::unique_lock lock(map_mutex_);
+  reset_kept_reads();
   check(::mdb_env_set_mapsize(env_, 0), "mdb_env_set_mapsize");
 }
 
 bool Store::grow_map() {
   const std::unique_lock lock(map_mutex_);
+  reset_kept_reads();
   MDB_envinfo info{};
   if (::mdb_env_info(env_, &info) != MDB_SUCCESS || info.me_mapsize >= options_.max_map_size) {
     return false;
@@ -99,8 +101,15 @@ std::size_t Store::max_idle_reads() const noexcept {
   return std::max<std::size_t>(1, options_.max_readers / 4);
 }
 
+std::uint64_t Store::newest_commit() const noexcept {
+  MDB_envinfo info{};
+  (void)::mdb_env_info(env_, &info);  // fails only without an env or an out-parameter
+  return info.me_last_txnid;
+}
+
 std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& lock) const {
   for (int adoptions = 0;; ++adoptions) {
+    lock = std::shared_lock(map_mutex_);  // first: a resize resets every kept one before it maps
     std::unique_ptr<ReadTxn> read;
     {
       const std::lock_guard idle(idle_mutex_);
@@ -109,7 +118,12 @@ std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& l
         idle_reads_.pop_back();
       }
     }
-    lock = std::shared_lock(map_mutex_);
+    if (read && read->live()) {
+      if (read->snapshot() == newest_commit()) {
+        return read;  // nothing committed since its snapshot: it is the newest, cursors and all
+      }
+      read->reset();
+    }
     int rc = MDB_SUCCESS;
     if (read) {
       rc = read->renew();
@@ -140,6 +154,13 @@ void Store::keep_read(std::unique_ptr<ReadTxn> read) const {
   }
 }
 
+void Store::reset_kept_reads() const {
+  const std::lock_guard idle(idle_mutex_);
+  for (const auto& read : idle_reads_) {
+    read->reset();  // idle: no other thread uses it, and under MDB_NOTLS any thread may reset it
+  }
+}
+
 domain::Result<void> Store::serve(const ServingWork& work) const {
   try {
     std::shared_lock<std::shared_mutex> lock;
@@ -147,9 +168,7 @@ domain::Result<void> Store::serve(const ServingWork& work) const {
     // aborted (not kept: its state is unknown) before the lock is released.
     std::unique_ptr<ReadTxn> read = take_read(lock);
     work(*read);
-    read->reset();  // before the lock is released: a map resize needs no current transaction
-    lock.unlock();
-    keep_read(std::move(read));
+    keep_read(std::move(read));  // live, under the lock: see keep_read
     return {};
   } catch (const ::lmdb::error& e) {
     return storage_error(e.code(), e.what());
@@ -165,7 +184,8 @@ domain::Result<void> Store::write(const TxnWork& work) {
       MDB_txn* txn = begin(0, lock);
       AbortGuard guard(txn);
       work(txn);
-      commit(guard);  // synced: no MDB_NOSYNC, no MDB_NOMETASYNC
+      commit(guard);       // synced: no MDB_NOSYNC, no MDB_NOMETASYNC
+      reset_kept_reads();  // their snapshots would hold back the pages this commit freed
       return {};
     } catch (const ::lmdb::error& e) {
       // The transaction is gone and the shared lock released here, so the map may be resized.

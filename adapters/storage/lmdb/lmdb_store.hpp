@@ -1,9 +1,11 @@
 #pragma once
 // Store: one open LMDB environment with the adapter's databases, and the only code that begins
 // and ends transactions. It owns the map's size: every transaction of this process holds
-// `map_mutex_` shared, and resizing the map (ours when full, or adopting another process's
-// growth) holds it exclusive, as mdb_env_set_mapsize requires. ::lmdb::error stops here.
+// `map_mutex_` shared while in use, and resizing the map (ours when full, or adopting another
+// process's growth) holds it exclusive and first resets the serving reads kept live between uses,
+// as mdb_env_set_mapsize requires. ::lmdb::error stops here.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -54,10 +56,12 @@ class Store {
   // read: runs `work` in a read-only transaction of its own (export, backup: long reads).
   [[nodiscard]] domain::Result<void> read(const TxnWork& work) const;
 
-  // serve: runs `work` in a read-only transaction that an earlier serving read reset, renewed (it
-  // sees every commit made before this call), or a new one when none is idle; resets it after and
-  // keeps it for the next while fewer than max_idle_reads() are kept. unavailable when the reader
-  // table is full.
+  // serve: runs `work` in a read-only transaction that an earlier serving read left, as it is when
+  // its snapshot is still the newest commit and renewed otherwise (either way it sees every commit
+  // made before this call), or a new one when none is idle; keeps it live for the next while fewer
+  // than max_idle_reads() are kept. A commit of this process resets the kept ones, so that none
+  // holds back the pages later commits free; one of another process waits for the next read here.
+  // unavailable when the reader table is full.
   [[nodiscard]] domain::Result<void> serve(const ServingWork& work) const;
 
   // serve_value: `work`'s result from serve.
@@ -71,7 +75,7 @@ class Store {
     return std::move(*out);
   }
 
-  // max_idle_reads: how many reset read transactions (each holding a reader slot) are kept.
+  // max_idle_reads: how many idle serving transactions (each holding a reader slot) are kept.
   [[nodiscard]] std::size_t max_idle_reads() const noexcept;
 
   // write: runs `work` in a write transaction and commits it (synced). When the map is full it
@@ -100,10 +104,16 @@ class Store {
   // begin: a transaction; adopts another process's larger map when LMDB reports it.
   [[nodiscard]] MDB_txn* begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const;
   void adopt_map_size() const;
-  // take_read: a current serving transaction (renewed or begun), `lock` held; may throw.
+  // newest_commit: the id of the newest commit of any process, from the meta pages (no lock).
+  [[nodiscard]] std::uint64_t newest_commit() const noexcept;
+  // take_read: a live serving transaction (kept, renewed or begun), `lock` held; may throw.
   [[nodiscard]] std::unique_ptr<ReadTxn> take_read(std::shared_lock<std::shared_mutex>& lock) const;
-  // keep_read: keeps a reset serving transaction for the next, or drops it (freeing its slot).
+  // keep_read: keeps a serving transaction for the next, or drops it (freeing its slot).
+  // REQUIRES: map_mutex_ held (shared), so that a resize finds every live one kept and resets it.
   void keep_read(std::unique_ptr<ReadTxn> read) const;
+  // reset_kept_reads: resets every kept serving transaction: after a commit, and before a resize,
+  // which needs no live transaction in the process. REQUIRES: map_mutex_ held.
+  void reset_kept_reads() const;
   [[nodiscard]] bool grow_map();
 
   MDB_env* env_;

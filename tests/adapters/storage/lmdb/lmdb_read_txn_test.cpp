@@ -1,9 +1,12 @@
-// Serving reads reuse reset read transactions (lmdb_read_txn.hpp): a reused one must read the
-// newest commit, never the snapshot it last read; it holds a reader slot while idle, so only a
-// bounded number are kept, and reads past the reader table fail as unavailable without leaking.
+// Serving reads reuse kept read transactions (lmdb_read_txn.hpp): a reused one must read the
+// newest commit, never an older snapshot it last read, and a commit must not be held back by a
+// snapshot kept live; each holds a reader slot while idle, so only a bounded number are kept, and
+// reads past the reader table fail as unavailable without leaking.
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -12,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/lmdb/lmdb_store.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 
@@ -47,6 +51,35 @@ TEST(LmdbServingReads, EveryPetCreatedAfterAReadIsInTheNextRead) {
     EXPECT_EQ(after.value().pets.front(), *pet);
     EXPECT_FALSE(after.value().has_more);
   }
+}
+
+// A kept transaction stays live between reads, so that one with nothing committed since reads its
+// snapshot as it is; a commit of this process resets it. Were it still live, no page freed by a
+// later commit could be reused, and a store written to without reads would grow at every commit.
+TEST(LmdbServingReads, AKeptSnapshotHoldsBackNoPagesOnceThisProcessCommits) {
+  const TempDir temp;
+  auto store = Store::open(options_for(temp.path()));
+  ASSERT_TRUE(store.has_value()) << store.error().message;
+  ASSERT_TRUE((*store)->serve([](ReadTxn&) {}).has_value());  // kept, live
+  const MDB_dbi meta = (*store)->databases().meta;
+  // rewrite: one value of 4 pages, its old pages freed by each commit.
+  const auto rewrite = [&](int round) {
+    return (*store)->write([&](MDB_txn* txn) {
+      std::string bytes(std::size_t{4} * 4096, static_cast<char>('a' + round % 26));
+      MDB_val key{5, const_cast<char*>("churn")};
+      MDB_val value{bytes.size(), bytes.data()};
+      adapters::storage::lmdb::check(::mdb_put(txn, meta, &key, &value, 0), "mdb_put");
+    });
+  };
+  ASSERT_TRUE(rewrite(0).has_value());
+  const auto data = temp.path() / "data.mdb";
+  const auto before = std::filesystem::file_size(data);
+  for (int round = 1; round <= 100; ++round) {
+    ASSERT_TRUE(rewrite(round).has_value());
+  }
+  // Reused pages keep the file within a few commits' worth; held back, it would grow by 400.
+  EXPECT_LT(std::filesystem::file_size(data) - before, std::uintmax_t{40} * 4096);
+  ASSERT_TRUE((*store)->serve([](ReadTxn&) {}).has_value());
 }
 
 // Holds: `count` serving reads (or, with fresh, reads of their own transaction), each parked

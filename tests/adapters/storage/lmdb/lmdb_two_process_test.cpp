@@ -73,7 +73,8 @@ TEST(LmdbTwoProcesses, BothCreateConcurrentlyWithUniqueIds) {
 }
 
 // The child grows the map far past the parent's: the parent's next read and write adopt the
-// larger map (MDB_MAP_RESIZED) instead of failing.
+// larger map (MDB_MAP_RESIZED) instead of failing. The parent reads first, so that a serving read
+// transaction is kept live on the old map and must be reset before the map is adopted.
 TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
   const TempDir temp;
   auto options = options_for(temp.path());
@@ -99,6 +100,7 @@ TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
   });
   ASSERT_GT(child, 0);
   const auto repository = open_repository(options);
+  ASSERT_TRUE(list_all(*repository, std::nullopt, 100).empty());
   ASSERT_EQ(::write(go.fds[1], "g", 1), 1);
   ASSERT_EQ(wait_for(child), 0);
 

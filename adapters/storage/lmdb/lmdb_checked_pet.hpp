@@ -1,0 +1,102 @@
+#pragma once
+// The serving reads' view of a pet record (schema version 3; lmdb_records.hpp has the layout): its
+// shape and crc32c checked and its parts read where they lie, with no Result on the way. Inline,
+// because a page runs it once a pet between two cursor steps; decode_pet_record (lmdb_records.cpp)
+// checks a record the same way.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <boost/endian/conversion.hpp>
+
+#include "adapters/storage/lmdb/lmdb_checksum.hpp"
+#include "domain/pet.hpp"
+
+namespace petstore::adapters::storage::lmdb {
+
+// The format byte of a pet record with a crc32c (format 1: idempotency records, and the pet
+// records of schema versions 1 and 2), and the size of that crc32c.
+inline constexpr char checked_pet_format = 2;
+inline constexpr std::size_t pet_crc_size = 4;
+
+// load_big_endian: the unsigned integer in the first sizeof(T) bytes. REQUIRES: that many bytes.
+template <class T>
+[[nodiscard]] T load_big_endian(std::string_view bytes) noexcept {
+  T value = 0;
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  return boost::endian::big_to_native(value);
+}
+
+// BodyFields: a body's parts, its shape checked (the name is not).
+struct BodyFields {
+  domain::CategoryId category_id;
+  domain::PetStatus status = domain::default_pet_status;
+  std::string_view name;
+};
+
+// body_fields: a body's category id (8 bytes), status byte and name (at least one byte); nullopt
+// when it has another shape or an unknown status.
+[[nodiscard]] inline std::optional<BodyFields> body_fields(std::string_view body) noexcept {
+  constexpr std::size_t category_size = sizeof(std::uint64_t);
+  if (body.size() < category_size + 2) {
+    return std::nullopt;
+  }
+  const auto status_byte = static_cast<unsigned char>(body[category_size]);
+  if (status_byte > static_cast<unsigned char>(domain::PetStatus::sold)) {
+    return std::nullopt;
+  }
+  return BodyFields{
+      domain::CategoryId{static_cast<std::int64_t>(load_big_endian<std::uint64_t>(body))},
+      static_cast<domain::PetStatus>(status_byte), body.substr(category_size + 1)};
+}
+
+// checked_body: the body of a pet record of format 2 whose crc32c (by `crc`) matches it.
+[[nodiscard]] inline std::optional<std::string_view> checked_body(std::string_view record,
+                                                                  Crc32c crc) noexcept {
+  if (record.size() < 1 + pet_crc_size || record.front() != checked_pet_format) {
+    return std::nullopt;
+  }
+  const std::string_view body = record.substr(1 + pet_crc_size);
+  if (load_big_endian<std::uint32_t>(record.substr(1)) != crc(body)) {
+    return std::nullopt;
+  }
+  return body;
+}
+
+// CheckedPet: the parts of a record whose checksum matched, and the pet they make. Handed to
+// emplace_back, the conversion builds the pet in the vector's slot: its name is copied once from
+// the record, never moved (a short name's move is a copy too).
+struct CheckedPet {
+  domain::PetId id;
+  BodyFields fields;
+
+  operator domain::Pet() const {  // NOLINT(*-explicit-*): implicit, so that emplace_back uses it
+    return domain::Pet{id, domain::PetName::trusted(fields.name), fields.category_id,
+                       fields.status};
+  }
+};
+
+// append_checked_pet: appends the pet stored under `key` (8 bytes, big-endian) as `record`,
+// checked as decode_pet_record checks it with Validation::checksum (`crc`: crc32c_for_this_cpu(),
+// asked once a page); false, appending nothing, when either is damaged (an id below the first is
+// damage too: none is ever written). Each pet is built in its place.
+[[nodiscard]] inline bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
+                                             std::string_view record, Crc32c crc) {
+  if (key.size() != sizeof(std::uint64_t)) {
+    return false;
+  }
+  const auto id = static_cast<std::int64_t>(load_big_endian<std::uint64_t>(key));
+  const auto body = checked_body(record, crc);
+  const auto fields = body ? body_fields(*body) : std::nullopt;
+  if (id < domain::first_pet_id.value || !fields) {
+    return false;
+  }
+  pets.emplace_back(CheckedPet{domain::PetId{id}, *fields});
+  return true;
+}
+
+}  // namespace petstore::adapters::storage::lmdb
