@@ -149,7 +149,11 @@ class Session {
     HttpRequest plain = plain_request(request);
     plain.storage_deadline = clock.now() + context_.limits.storage_timeout;
     const auto slot = ResponseSlot::take_or_make(spare_slot_);
-    const RequestFacts facts = context_.router.handle(plain, slot->responder());
+    RequestFacts facts;
+    {
+      const ResponseSlot::Answering answering(*slot);
+      facts = context_.router.handle(plain, slot->responder());
+    }
     HttpResponse response;
     if (auto answered = slot->take_answered()) {
       response = std::move(*answered);
