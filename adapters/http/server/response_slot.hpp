@@ -52,10 +52,10 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   // at the same time, and take_answered() and the next reset() then run on this thread too.
   class Answering {
    public:
-    explicit Answering(ResponseSlot& slot) : previous_(std::exchange(answering_, &slot)) {}
+    explicit Answering(ResponseSlot& slot) : previous_(std::exchange(answering, &slot)) {}
     Answering(const Answering&) = delete;
     Answering& operator=(const Answering&) = delete;
-    ~Answering() { answering_ = previous_; }
+    ~Answering() { answering = previous_; }
 
    private:
     ResponseSlot* previous_;
@@ -156,7 +156,7 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   };
 
   void put(HttpResponse response) {
-    if (answering_ == this) {  // see Answering: nobody waits, and no other thread answers
+    if (answering == this) {  // see Answering: nobody waits, and no other thread answers
       if (!closed_ && !response_) {
         response_ = std::move(response);
         answered_here_ = true;
@@ -204,7 +204,7 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   std::atomic<bool> delivered_{false};  // this request's responder has been called
 
   // The slot whose request this thread is routing (Answering), or null.
-  static inline thread_local ResponseSlot* answering_ = nullptr;
+  static inline thread_local ResponseSlot* answering = nullptr;
 };
 
 }  // namespace petstore::adapters::http
