@@ -246,10 +246,6 @@ class BeastHttpServer final : public HttpServer {
 
   asio::awaitable<void> serve(std::shared_ptr<Connection<DeadlineStream>> connection) {
     auto& stream = connection->stream();
-    // Synchronous writes that never wait: the session sends a response at once when the socket
-    // takes it whole (Session::write_at_once). Asynchronous operations are unchanged by this.
-    boost::system::error_code not_set;
-    stream.socket().non_blocking(true, not_set);
     Session<DeadlineStream> session(stream, connection->state(), session_context());
     co_await session.run();
     boost::system::error_code ignored;

@@ -6,13 +6,9 @@
 
 #include <chrono>
 #include <cstddef>
-#include <tuple>
-#include <utility>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/read_size.hpp>
@@ -76,13 +72,7 @@ class RequestReader {
         co_return false;
       }
       boost::beast::get_lowest_layer(stream_).expires_at(clock_.now() + timeout);
-      boost::system::error_code error;
-      std::size_t read = 0;
-      if (std::exchange(defer_read_, false)) {
-        std::tie(error, read) = co_await read_later(buffer_.prepare(4096));
-      } else {
-        std::tie(error, read) = co_await stream_.async_read_some(buffer_.prepare(4096), use_tuple);
-      }
+      const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(4096), use_tuple);
       clock_.forget();
       if (error) {
         co_return false;
@@ -98,16 +88,6 @@ class RequestReader {
   void start_body() {
     boost::beast::get_lowest_layer(stream_).expires_at(clock_.now() + limits_.body_timeout);
   }
-
-  // defer_next_read: whether await_request's next read starts only once the handlers already
-  // queued have run: after a response written at once (Session::write_at_once), whose client
-  // has not answered yet. Started at once, that read would find nothing (a syscall more a
-  // request); after the other connections' turns, it usually finds the next request. It also
-  // yields to them, as an asynchronous write's completion does.
-  void defer_next_read(bool defer) { defer_read_ = defer; }
-
-  // has_buffered: whether bytes of a next request (pipelined) are buffered already.
-  [[nodiscard]] bool has_buffered() const { return buffer_.size() > 0; }
 
   // clock: the connection's clock, which the reads keep current (see WakeClock).
   WakeClock& clock() { return clock_; }
@@ -154,26 +134,11 @@ class RequestReader {
   }
 
  private:
-  // read_later: async_read_some into `buffers`, started from a handler posted to the stream's
-  // executor (see defer_next_read).
-  auto read_later(boost::asio::mutable_buffer buffers) {
-    return boost::asio::async_initiate<decltype(use_tuple),
-                                       void(boost::system::error_code, std::size_t)>(
-        [this, buffers](auto handler) {
-          boost::asio::post(stream_.get_executor(),
-                            [this, buffers, handler = std::move(handler)]() mutable {
-                              stream_.async_read_some(buffers, std::move(handler));
-                            });
-        },
-        use_tuple);
-  }
-
   Stream& stream_;
   const HttpLimits& limits_;
   boost::beast::flat_buffer buffer_;
   WakeClock clock_;
   bool first_request_ = true;
-  bool defer_read_ = false;  // see defer_next_read
 };
 
 }  // namespace petstore::adapters::http

@@ -13,7 +13,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <type_traits>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
@@ -23,7 +22,6 @@
 #include <boost/beast/http/write.hpp>
 
 #include "adapters/http/server/beast_messages.hpp"
-#include "adapters/http/server/deadline_stream.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/request_id.hpp"
 #include "adapters/http/server/request_reader.hpp"
@@ -172,18 +170,11 @@ class Session {
                                   plain.accept_encoding,
                                   {}};
     const Serialized sent = serialize(response, framing, head);
-    boost::system::error_code write_error;
-    const std::size_t at_once = write_at_once(write_error);
-    const bool sent_at_once = !write_error && at_once == wire_.size();
-    if (!write_error && !sent_at_once) {
-      const auto [error, written] = co_await write_wire(at_once);
-      write_error = error;
-    }
+    const auto [write_error, written_bytes] = co_await write_wire();
     clock.forget();
     release_large_wire();
     watch.finished(sent.request_id, request.method_string(), facts, response, sent.body_bytes,
                    clock.now());
-    reader_.defer_next_read(sent_at_once);
     const bool go_on = !write_error && keep_alive;
     co_return go_on;
   }
@@ -199,11 +190,7 @@ class Session {
     const ResponseFraming framing{
         request != nullptr ? request->version() : 11U, false, is_head, {}, {}};
     const Serialized sent = serialize(response, framing, head);
-    boost::system::error_code write_error;
-    const std::size_t at_once = write_at_once(write_error);
-    if (!write_error && at_once < wire_.size()) {
-      co_await write_wire(at_once);
-    }
+    co_await write_wire();
     clock.forget();
     release_large_wire();
     RequestFacts facts;
@@ -240,38 +227,14 @@ class Session {
     return Serialized{request_id_, write_response(wire_, response, framing)};
   }
 
-  // write_at_once: writes what of wire_ the socket takes without waiting, and says how much: a
-  // response the socket buffers whole (the usual one) is then sent without a trip through the
-  // reactor and the scheduler. Only on a plain TCP connection whose socket is non-blocking for
-  // synchronous calls (serve() makes it so; else a full send buffer would block the thread), and
-  // only when no pipelined request is buffered: the session then waits for a read before its
-  // next request, so a connection still yields to the others once a request. 0 otherwise (TLS
-  // writes through its own layer). `error` is a failed send's (the connection is then done).
-  std::size_t write_at_once(boost::system::error_code& error) {
-    if constexpr (std::is_same_v<Stream, DeadlineStream>) {
-      auto& socket = stream_.socket();
-      if (!socket.non_blocking() || reader_.has_buffered()) {
-        return 0;
-      }
-      const std::size_t written = socket.write_some(boost::asio::buffer(wire_), error);
-      if (error == boost::asio::error::would_block) {
-        error = {};
-      }
-      return written;
-    } else {
-      return 0;
-    }
-  }
-
-  // write_wire: sends wire_ from byte `from` on, within the write timeout. Not a coroutine itself
-  // (Asio's write is the one awaited), so a response nests one coroutine frame less: with the
-  // answer's and the write's frames alone alive, Asio's per-thread cache of two freed frames
-  // serves every request. The caller forgets the clock's reading once it has been awaited.
-  boost::asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_wire(
-      std::size_t from) {
+  // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
+  // one awaited), so a response nests one coroutine frame less: with the answer's and the
+  // write's frames alone alive, Asio's per-thread cache of two freed frames serves every request.
+  // The caller forgets the clock's reading once it has been awaited.
+  boost::asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_wire() {
     boost::beast::get_lowest_layer(stream_).expires_at(reader_.clock().now() +
                                                        context_.limits.write_timeout);
-    return boost::asio::async_write(stream_, boost::asio::buffer(wire_) + from, use_tuple);
+    return boost::asio::async_write(stream_, boost::asio::buffer(wire_), use_tuple);
   }
 
   // release_large_wire: gives back a response buffer past kept_response_buffer once sent.
