@@ -39,9 +39,14 @@ bool is_under_v1(const boost::urls::segments_encoded_view& segments) {
   return !segments.empty() && **segments.begin() == "v1";
 }
 
-// A target that is no valid URI, judged by its raw path.
+// A target that is no valid URI, judged by its raw path; or a plain path (is_plain_path), whose
+// first segment is its own decoding.
 bool is_under_v1(std::string_view raw_path) {
   return raw_path == "/v1" || raw_path.starts_with("/v1/");
+}
+
+std::string_view raw_path(std::string_view target) {
+  return target.substr(0, target.find_first_of("?#"));
 }
 
 bool is_create(const HttpRequest& request, const RouteMatch& match) {
@@ -149,9 +154,17 @@ void Router::add_cors_headers(const HttpRequest& request, HttpResponse& response
 
 Router::Step Router::route(const HttpRequest& request) const {
   Step step;
-  if (auto url = parse_target(request.target)) {
+  // The usual target's path has nothing to decode: it is matched on its bytes, and Boost.URL
+  // parses the target only for a query to read (and a path that is not plain).
+  const std::string_view path = request.target.substr(0, request.target.find('?'));
+  const bool plain = is_plain_path(path);
+  if (plain && path.size() == request.target.size()) {
+    step.url.emplace();  // no query: no parameters
+  } else if (auto url = parse_target(request.target)) {
     step.url = *url;
-    step.match = match_route(url->encoded_segments());
+  }
+  if (step.url) {
+    step.match = plain ? match_plain_path(path) : match_route(step.url->encoded_segments());
     if (step.match && step.match->route->endpoint == Endpoint::metrics && !options_.metrics) {
       step.match.reset();  // served only when the service has metrics to show
     }
@@ -171,9 +184,9 @@ Router::Step Router::route(const HttpRequest& request) const {
   }
   // A target that is no valid URI but names a path under /v1 still authenticates first and gets
   // the /v1 headers (contract section 2).
-  step.under_v1 = match ? match->route->under_v1
-                  : url ? is_under_v1(url->encoded_segments())
-                        : is_under_v1(request.target.substr(0, request.target.find_first_of("?#")));
+  step.under_v1 = match           ? match->route->under_v1
+                  : plain || !url ? is_under_v1(plain ? path : raw_path(request.target))
+                                  : is_under_v1(url->encoded_segments());
   if (!step.under_v1) {
     if (!url) {
       step.refusal =

@@ -76,6 +76,15 @@ struct RouteMatch {
 [[nodiscard]] std::optional<RouteMatch> match_route(
     const boost::urls::segments_encoded_view& segments);
 
+// is_plain_path: whether `path` (a target's part before any '?') is an absolute path of RFC 3986
+// characters without percent-encoding and without a segment that starts with '.': a path whose
+// segments are their own decoding, and which Boost.URL would take as they are.
+[[nodiscard]] bool is_plain_path(std::string_view path);
+
+// match_plain_path: match_route for a path that is_plain_path, matched on its bytes: the same
+// answer as match_route on its parsed segments, without parsing it (the usual request's path).
+[[nodiscard]] std::optional<RouteMatch> match_plain_path(std::string_view path);
+
 // operation_ids: every distinct operation id of the table, in table order (the values of the
 // metrics' operation label).
 [[nodiscard]] std::vector<std::string_view> operation_ids();

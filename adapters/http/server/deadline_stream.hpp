@@ -45,9 +45,12 @@ class DeadlineStream {
 
   // expires_after: what the client owes from now on must come (or be taken) within `timeout` of
   // now, or the socket is closed.
-  void expires_after(Clock::duration timeout) {
+  void expires_after(Clock::duration timeout) { expires_at(Clock::now() + timeout); }
+
+  // expires_at: the same with the deadline given, for a caller that has read the clock already.
+  void expires_at(Clock::time_point deadline) {
     State& state = *state_;
-    state.deadline = Clock::now() + timeout;
+    state.deadline = deadline;
     if (!state.watching || state.deadline < state.watchdog.expiry()) {
       watch(state_);  // the watchdog would wake too late for this deadline
     }

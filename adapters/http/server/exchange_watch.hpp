@@ -14,21 +14,23 @@ namespace petstore::adapters::http {
 
 class ExchangeWatch {
  public:
-  explicit ExchangeWatch(HttpObserver* observer)
-      : observer_(observer), started_(std::chrono::steady_clock::now()) {
+  // ExchangeWatch: `started` is now, as the caller read the clock.
+  ExchangeWatch(HttpObserver* observer, std::chrono::steady_clock::time_point started)
+      : observer_(observer), started_(started) {
     if (observer_ != nullptr) {
       observer_->request_started();
     }
   }
 
   // finished: `facts` are what the router found of the request (for a request refused before
-  // routing, only its client address: the peer's).
+  // routing, only its client address: the peer's); `now` is now, as the caller read the clock.
   void finished(std::string_view request_id, std::string_view method, const RequestFacts& facts,
-                const HttpResponse& sent, std::size_t bytes) const {
+                const HttpResponse& sent, std::size_t bytes,
+                std::chrono::steady_clock::time_point now) const {
     if (observer_ != nullptr) {
-      observer_->request_finished(ExchangeRecord{
-          request_id, method, facts.route, facts.operation, facts.client_address, facts.principal,
-          sent.status, std::chrono::steady_clock::now() - started_, bytes});
+      observer_->request_finished(ExchangeRecord{request_id, method, facts.route, facts.operation,
+                                                 facts.client_address, facts.principal, sent.status,
+                                                 now - started_, bytes});
     }
   }
 

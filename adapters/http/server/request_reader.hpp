@@ -4,6 +4,7 @@
 // under the deadline HttpLimits sets for them. Generic over the stream so that TLS reuses it.
 // Touched on the connection's executor only. Only the Beast translation units include it.
 
+#include <chrono>
 #include <cstddef>
 
 #include <boost/asio/as_tuple.hpp>
@@ -23,6 +24,28 @@ namespace petstore::adapters::http {
 // The coroutines of the session take their parameters by reference, and none co_awaits inside a
 // conditional expression: g++ 12 mishandles both.
 inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitable);
+
+// WakeClock: the steady clock read at most once per wake-up of a connection's coroutine. Between
+// two suspensions only microseconds of work pass, so the deadlines and timings one wake-up sets
+// share a reading (about two a request instead of eight: a read of the clock is not free).
+// forget() after every co_await that may have suspended.
+class WakeClock {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  [[nodiscard]] Clock::time_point now() {
+    if (!known_) {
+      reading_ = Clock::now();
+      known_ = true;
+    }
+    return reading_;
+  }
+  void forget() { known_ = false; }
+
+ private:
+  Clock::time_point reading_;
+  bool known_ = false;
+};
 
 template <class Stream>
 class RequestReader {
@@ -48,8 +71,9 @@ class RequestReader {
       if (registry.draining()) {
         co_return false;
       }
-      boost::beast::get_lowest_layer(stream_).expires_after(timeout);
+      boost::beast::get_lowest_layer(stream_).expires_at(clock_.now() + timeout);
       const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(4096), use_tuple);
+      clock_.forget();
       if (error) {
         co_return false;
       }
@@ -59,9 +83,14 @@ class RequestReader {
 
   // start_head and start_body: the deadline for what follows (the head, then the body).
   void start_head() {
-    boost::beast::get_lowest_layer(stream_).expires_after(limits_.header_timeout);
+    boost::beast::get_lowest_layer(stream_).expires_at(clock_.now() + limits_.header_timeout);
   }
-  void start_body() { boost::beast::get_lowest_layer(stream_).expires_after(limits_.body_timeout); }
+  void start_body() {
+    boost::beast::get_lowest_layer(stream_).expires_at(clock_.now() + limits_.body_timeout);
+  }
+
+  // clock: the connection's clock, which the reads keep current (see WakeClock).
+  WakeClock& clock() { return clock_; }
 
   // parse_buffered: feeds `parser` what is already buffered, not a coroutine, so that a request
   // that arrived whole (the usual case) costs no coroutine frame. need_more asks for read_more.
@@ -88,6 +117,7 @@ class RequestReader {
         co_return bhttp::error::buffer_overflow;  // unreachable while feed_parser bounds lines
       }
       const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(room), use_tuple);
+      clock_.forget();
       if (error == boost::asio::error::eof) {
         if (!parser.got_some()) {
           co_return bhttp::error::end_of_stream;
@@ -107,6 +137,7 @@ class RequestReader {
   Stream& stream_;
   const HttpLimits& limits_;
   boost::beast::flat_buffer buffer_;
+  WakeClock clock_;
   bool first_request_ = true;
 };
 

@@ -46,11 +46,29 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   // responder: the callback to give the router; call it once, from any thread.
   [[nodiscard]] Respond responder() { return Responder(shared_from_this()); }
 
+  // Answering: while it lives, the calling thread is routing the slot's request (nobody waits
+  // yet). A response given on this thread meanwhile (storage that answers at once, the common
+  // case) is stored without the lock: a request has one response, so no other thread gives one
+  // at the same time, and take_answered() and the next reset() then run on this thread too.
+  class Answering {
+   public:
+    explicit Answering(ResponseSlot& slot) : previous_(std::exchange(answering, &slot)) {}
+    Answering(const Answering&) = delete;
+    Answering& operator=(const Answering&) = delete;
+    ~Answering() { answering = previous_; }
+
+   private:
+    ResponseSlot* previous_;
+  };
+
   // take_answered: the response, when the responder was called before anyone waited (storage
   // that answers at once, the common case), ending the request as wait() would; else nullopt.
   // Spares such a request the wait's coroutine and timer.
   [[nodiscard]] std::optional<HttpResponse> take_answered() {
-    const std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (!answered_here_) {
+      lock.lock();  // a response from another thread, if any
+    }
     if (!response_) {
       return std::nullopt;
     }
@@ -138,6 +156,13 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   };
 
   void put(HttpResponse response) {
+    if (answering == this) {  // see Answering: nobody waits, and no other thread answers
+      if (!closed_ && !response_) {
+        response_ = std::move(response);
+        answered_here_ = true;
+      }
+      return;
+    }
     const std::lock_guard lock(mutex_);
     if (closed_ || response_) {
       return;  // too late: the request was answered, or its connection is gone
@@ -157,9 +182,14 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     }
   }
 
-  // reset: only while nothing else holds the slot, so no responder is alive.
+  // reset: only while nothing else holds the slot, so no responder is alive. The lock sees the
+  // writes of a response given on another thread; one given on this thread needs none.
   void reset() {
-    const std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (!answered_here_) {
+      lock.lock();
+    }
+    answered_here_ = false;
     response_.reset();
     closed_ = false;
     delivered_.store(false, std::memory_order_relaxed);
@@ -169,8 +199,12 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   std::optional<HttpResponse> response_;
   boost::asio::steady_timer* timer_ = nullptr;  // the waiting coroutine's, while it waits
   bool closed_ = false;                         // the wait is over: later answers are dropped
-  std::atomic<int> responders_{0};              // live copies of this request's responder
-  std::atomic<bool> delivered_{false};          // this request's responder has been called
+  bool answered_here_ = false;      // this request's response was given while Answering, unlocked
+  std::atomic<int> responders_{0};  // live copies of this request's responder
+  std::atomic<bool> delivered_{false};  // this request's responder has been called
+
+  // The slot whose request this thread is routing (Answering), or null.
+  static inline thread_local ResponseSlot* answering = nullptr;
 };
 
 }  // namespace petstore::adapters::http

@@ -142,18 +142,24 @@ class Session {
   // timeout), and writes it; true when the connection may carry another request (`head` says
   // whether the client wants that and whether the framing allows it).
   boost::asio::awaitable<bool> answer(const RequestParser& request, const HeadVerdict& head) {
-    const ExchangeWatch watch(context_.observer);
+    WakeClock& clock = reader_.clock();
+    const ExchangeWatch watch(context_.observer, clock.now());
     // The client owes nothing while its request is answered (storage has a deadline of its own).
     boost::beast::get_lowest_layer(stream_).expires_never();
     HttpRequest plain = plain_request(request);
-    plain.storage_deadline = std::chrono::steady_clock::now() + context_.limits.storage_timeout;
+    plain.storage_deadline = clock.now() + context_.limits.storage_timeout;
     const auto slot = ResponseSlot::take_or_make(spare_slot_);
-    const RequestFacts facts = context_.router.handle(plain, slot->responder());
+    RequestFacts facts;
+    {
+      const ResponseSlot::Answering answering(*slot);
+      facts = context_.router.handle(plain, slot->responder());
+    }
     HttpResponse response;
     if (auto answered = slot->take_answered()) {
       response = std::move(*answered);
     } else {
       response = co_await slot->wait(storage_timer_, plain.storage_deadline);
+      clock.forget();
     }
     context_.router.add_cors_headers(plain, response);
     const bool keep_alive = !head.close_after && head.keep_alive && !context_.registry.draining();
@@ -165,8 +171,10 @@ class Session {
                                   {}};
     const Serialized sent = serialize(response, framing, head);
     const auto [write_error, written_bytes] = co_await write_wire();
+    clock.forget();
     release_large_wire();
-    watch.finished(sent.request_id, request.method_string(), facts, response, sent.body_bytes);
+    watch.finished(sent.request_id, request.method_string(), facts, response, sent.body_bytes,
+                   clock.now());
     const bool go_on = !write_error && keep_alive;
     co_return go_on;
   }
@@ -176,17 +184,19 @@ class Session {
   // when the head was read and the body was not).
   boost::asio::awaitable<void> send_final(HttpResponse& response, const RequestParser* request,
                                           const HeadVerdict& head) {
-    const ExchangeWatch watch(context_.observer);
+    WakeClock& clock = reader_.clock();
+    const ExchangeWatch watch(context_.observer, clock.now());
     const bool is_head = request != nullptr && request->method() == boost::beast::http::verb::head;
     const ResponseFraming framing{
         request != nullptr ? request->version() : 11U, false, is_head, {}, {}};
     const Serialized sent = serialize(response, framing, head);
     co_await write_wire();
+    clock.forget();
     release_large_wire();
     RequestFacts facts;
     facts.client_address = state_.client_address;
     watch.finished(sent.request_id, request != nullptr ? request->method_string() : "", facts,
-                   response, sent.body_bytes);
+                   response, sent.body_bytes, clock.now());
   }
 
   // send_continue: the interim 100 response of a client that waits for it before sending its
@@ -194,8 +204,10 @@ class Session {
   boost::asio::awaitable<bool> send_continue() {
     namespace bhttp = boost::beast::http;
     bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, 11};
-    boost::beast::get_lowest_layer(stream_).expires_after(context_.limits.write_timeout);
+    WakeClock& clock = reader_.clock();
+    boost::beast::get_lowest_layer(stream_).expires_at(clock.now() + context_.limits.write_timeout);
     const auto [error, written] = co_await bhttp::async_write(stream_, interim, use_tuple);
+    clock.forget();
     co_return !error;
   }
 
@@ -218,8 +230,10 @@ class Session {
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
   // one awaited), so a response nests one coroutine frame less: with the answer's and the
   // write's frames alone alive, Asio's per-thread cache of two freed frames serves every request.
+  // The caller forgets the clock's reading once it has been awaited.
   boost::asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_wire() {
-    boost::beast::get_lowest_layer(stream_).expires_after(context_.limits.write_timeout);
+    boost::beast::get_lowest_layer(stream_).expires_at(reader_.clock().now() +
+                                                       context_.limits.write_timeout);
     return boost::asio::async_write(stream_, boost::asio::buffer(wire_), use_tuple);
   }
 

@@ -114,6 +114,56 @@ TEST(Routes, APathThatFitsNoTemplateMatchesNothing) {
   }
 }
 
+// The router matches a plain path on its bytes, without Boost.URL: every path so matched gets the
+// route and parameter its parsed, decoded segments get.
+TEST(Routes, APlainPathMatchesAsItsParsedSegmentsDo) {
+  for (const std::string_view path : {"/",
+                                      "/v1",
+                                      "/v1/",
+                                      "/v1/pets",
+                                      "/v1/pets/",
+                                      "/v1/pets/42",
+                                      "/v1/pets/1/2",
+                                      "/v1/pets//1",
+                                      "/v1/store",
+                                      "/v1/store/orders",
+                                      "/v2/pets",
+                                      "/healthz",
+                                      "/healthz/",
+                                      "/HEALTHZ",
+                                      "/docs",
+                                      "/docs/",
+                                      "//healthz",
+                                      "/v1//pets",
+                                      "/v1/pets/a:b@c!$&'()*+,;=-_~",
+                                      "/openapi.json",
+                                      "/docs/redoc.standalone.js",
+                                      "/v1/pets/x.y",
+                                      "/readyz",
+                                      "/metrics",
+                                      "/v1/pets/42/"}) {
+    ASSERT_TRUE(adapters::http::is_plain_path(path)) << path;
+    const auto plain = adapters::http::match_plain_path(path);
+    const auto parsed = match(path);
+    ASSERT_EQ(plain.has_value(), parsed.has_value()) << path;
+    if (plain) {
+      EXPECT_EQ(plain->route, parsed->route) << path;
+      EXPECT_EQ(plain->parameter, parsed->parameter) << path;
+    }
+  }
+}
+
+// What is not plain goes to Boost.URL: percent-encoding, a dot segment (whose prefix Boost.URL's
+// segments may hide), characters outside a path, and anything not starting with '/'.
+TEST(Routes, APathWithSomethingToDecodeIsNotPlain) {
+  for (const std::string_view path :
+       {"", "v1/pets", "/v1/p%65ts", "/v1/pets/%34%32", "/./v1/pets", "/v1/./pets",
+        "/v1/../v1/pets", "/.//v1", "/v1/pets?limit=1", "/v1/pets#x", "/v1/pets/a b",
+        "/v1/pets/\x7f", "/v1/pets/[1]", "http://host/v1/pets", "*"}) {
+    EXPECT_FALSE(adapters::http::is_plain_path(path)) << path;
+  }
+}
+
 TEST(Routes, AnOperationIsFoundByItsExactMethod) {
   const auto pets = match("/v1/pets");
   ASSERT_TRUE(pets);
