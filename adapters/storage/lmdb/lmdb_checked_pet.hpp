@@ -54,9 +54,11 @@ struct BodyFields {
       static_cast<domain::PetStatus>(status_byte), body.substr(category_size + 1)};
 }
 
-// checked_body: the body of a pet record of format 2 whose crc32c (by `crc`) matches it.
-[[nodiscard]] inline std::optional<std::string_view> checked_body(std::string_view record,
-                                                                  Crc32c crc) noexcept {
+// checked_body: the body of a pet record of format 2 whose crc32c (by `crc`, a Crc32c or a
+// callable like it: crc32c_hardware inlines) matches it.
+template <class Crc>
+[[nodiscard]] std::optional<std::string_view> checked_body(std::string_view record,
+                                                           const Crc& crc) noexcept {
   if (record.size() < 1 + pet_crc_size || record.front() != checked_pet_format) {
     return std::nullopt;
   }
@@ -81,11 +83,12 @@ struct CheckedPet {
 };
 
 // append_checked_pet: appends the pet stored under `key` (8 bytes, big-endian) as `record`,
-// checked as decode_pet_record checks it with Validation::checksum (`crc`: crc32c_for_this_cpu(),
-// asked once a page); false, appending nothing, when either is damaged (an id below the first is
+// checked as decode_pet_record checks it with Validation::checksum (`crc`: as checked_body's,
+// chosen once a page); false, appending nothing, when either is damaged (an id below the first is
 // damage too: none is ever written). Each pet is built in its place.
-[[nodiscard]] inline bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
-                                             std::string_view record, Crc32c crc) {
+template <class Crc>
+[[nodiscard]] bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
+                                      std::string_view record, const Crc& crc) {
   if (key.size() != sizeof(std::uint64_t)) {
     return false;
   }

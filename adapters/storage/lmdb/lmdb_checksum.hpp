@@ -5,6 +5,7 @@
 // the same value.
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace petstore::adapters::storage::lmdb {
@@ -16,6 +17,48 @@ namespace petstore::adapters::storage::lmdb {
 // that a loop over many records asks once which it is and calls it directly.
 using Crc32c = std::uint32_t (*)(std::string_view bytes) noexcept;
 [[nodiscard]] Crc32c crc32c_for_this_cpu() noexcept;
+
+#if defined(__x86_64__)
+// crc32c_hardware: crc32c by SSE 4.2's crc32 instruction, 8 bytes a step, then at most one step
+// each of 4, 2 and 1 bytes (a pet record's body is about 20 bytes: the tail is as long as the
+// rest). Inline, so that a page's loop checks a record without a call; in inline assembly, which
+// needs no target attribute (the compiler would refuse to inline an SSE 4.2 function into one
+// without it). REQUIRES: crc32c_has_hardware().
+[[nodiscard]] inline std::uint32_t crc32c_hardware(std::string_view bytes) noexcept {
+  const char* at = bytes.data();
+  std::size_t left = bytes.size();
+  std::uint64_t wide = ~0U;
+  for (; left >= sizeof(std::uint64_t); left -= sizeof(std::uint64_t)) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, at, sizeof(word));  // little-endian, as the CRC wants
+    asm("crc32q %1, %0" : "+r"(wide) : "rm"(word));
+    at += sizeof(word);
+  }
+  auto narrow = static_cast<std::uint32_t>(wide);
+  if (left >= sizeof(std::uint32_t)) {
+    std::uint32_t word = 0;
+    std::memcpy(&word, at, sizeof(word));
+    asm("crc32l %1, %0" : "+r"(narrow) : "rm"(word));
+    at += sizeof(word);
+    left -= sizeof(word);
+  }
+  if (left >= sizeof(std::uint16_t)) {
+    std::uint16_t word = 0;
+    std::memcpy(&word, at, sizeof(word));
+    asm("crc32w %1, %0" : "+r"(narrow) : "rm"(word));
+    at += sizeof(word);
+    left -= sizeof(word);
+  }
+  if (left != 0) {
+    const auto byte = static_cast<std::uint8_t>(*at);
+    asm("crc32b %1, %0" : "+r"(narrow) : "rm"(byte));
+  }
+  return ~narrow;
+}
+#endif
+
+// crc32c_has_hardware: whether this CPU runs crc32c_hardware (SSE 4.2), asked once.
+[[nodiscard]] bool crc32c_has_hardware() noexcept;
 
 // crc32c_portable: the same value from the table alone (what CPUs without SSE 4.2 run); for tests.
 [[nodiscard]] std::uint32_t crc32c_portable(std::string_view bytes) noexcept;

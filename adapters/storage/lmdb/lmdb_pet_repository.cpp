@@ -69,21 +69,19 @@ class LmdbPetRepository final : public ports::PetRepository {
   // memory map costs microseconds and never waits for the writer; a reset one is renewed.
   void get(domain::PetId id, GetDone done) const override {
     const auto& dbs = store_->databases();
-    done(store_->serve_value<domain::Pet>(
-        [&](ReadTxn& read) { return read_pet(read.txn(), dbs, id); }));
+    done(store_->serve([&](ReadTxn& read) { return read_pet(read.txn(), dbs, id); }));
   }
 
   // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     const auto& dbs = store_->databases();
-    done(store_->serve_value<ports::PetPage>(
-        [&](ReadTxn& read) { return read_page(read, dbs, query); }));
+    done(store_->serve([&](ReadTxn& read) { return read_page(read, dbs, query); }));
   }
 
   // PetRepository
   void count(CountDone done) const override {
     const MDB_dbi pets = store_->databases().pets;
-    done(store_->serve_value<std::int64_t>([&](ReadTxn& read) -> domain::Result<std::int64_t> {
+    done(store_->serve([&](ReadTxn& read) -> domain::Result<std::int64_t> {
       MDB_stat stat{};
       if (const int rc = mdb_stat(read.txn(), pets, &stat);
           rc != 0) {  // the B-tree's count: no scan

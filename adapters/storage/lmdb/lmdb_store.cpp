@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <exception>
+#include <memory>
 #include <utility>
 
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
@@ -44,8 +45,17 @@ domain::Error storage_error(int rc, std::string detail) {
 }
 
 Store::~Store() {
-  idle_reads_.clear();  // their transactions end before the environment closes
+  for (auto& place : idle_reads_) {
+    delete place.exchange(nullptr);  // its transaction ends before the environment closes
+  }
   ::mdb_env_close(env_);
+}
+
+domain::Error Store::serving_failure(const std::exception& e) {
+  if (const auto* failed = dynamic_cast<const ::lmdb::error*>(&e)) {
+    return storage_error(failed->code(), failed->what());
+  }
+  return unexpected_failure(e);
 }
 
 MDB_txn* Store::begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const {
@@ -111,11 +121,12 @@ std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& l
   for (int adoptions = 0;; ++adoptions) {
     lock = std::shared_lock(map_mutex_);  // first: a resize resets every kept one before it maps
     std::unique_ptr<ReadTxn> read;
-    {
-      const std::lock_guard idle(idle_mutex_);
-      if (!idle_reads_.empty()) {
-        read = std::move(idle_reads_.back());
-        idle_reads_.pop_back();
+    for (auto& place : idle_reads_) {
+      if (place.load(std::memory_order_relaxed) != nullptr) {  // a load is cheaper than a swap
+        read.reset(place.exchange(nullptr, std::memory_order_acquire));
+        if (read) {
+          break;
+        }
       }
     }
     if (read && read->live()) {
@@ -147,33 +158,31 @@ std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& l
   }
 }
 
-void Store::keep_read(std::unique_ptr<ReadTxn> read) const {
-  const std::lock_guard idle(idle_mutex_);
-  if (idle_reads_.size() < max_idle_reads()) {
-    idle_reads_.push_back(std::move(read));
+void Store::keep_read(std::unique_ptr<ReadTxn> read) const noexcept {
+  for (auto& place : idle_reads_) {
+    ReadTxn* free = nullptr;
+    if (place.load(std::memory_order_relaxed) == nullptr &&
+        place.compare_exchange_strong(free, read.get(), std::memory_order_release,
+                                      std::memory_order_relaxed)) {
+      (void)read.release();  // owned by its place now
+      return;
+    }
   }
-}
+}  // every place taken: `read` ends here, giving its slot back
 
-void Store::reset_kept_reads() const {
-  const std::lock_guard idle(idle_mutex_);
-  for (const auto& read : idle_reads_) {
-    read->reset();  // idle: no other thread uses it, and under MDB_NOTLS any thread may reset it
-  }
-}
-
-domain::Result<void> Store::serve(const ServingWork& work) const {
-  try {
-    std::shared_lock<std::shared_mutex> lock;
-    // Declared after the lock, so that a transaction that `work` leaves by an exception is
-    // aborted (not kept: its state is unknown) before the lock is released.
-    std::unique_ptr<ReadTxn> read = take_read(lock);
-    work(*read);
-    keep_read(std::move(read));  // live, under the lock: see keep_read
-    return {};
-  } catch (const ::lmdb::error& e) {
-    return storage_error(e.code(), e.what());
-  } catch (const std::exception& e) {
-    return unexpected_failure(e);
+void Store::reset_kept_reads() const noexcept {
+  for (auto& place : idle_reads_) {
+    std::unique_ptr<ReadTxn> read(place.exchange(nullptr, std::memory_order_acquire));
+    if (!read) {
+      continue;
+    }
+    // Idle: no other thread uses it, and under MDB_NOTLS any thread may reset it.
+    read->reset();
+    ReadTxn* free = nullptr;
+    if (place.compare_exchange_strong(free, read.get(), std::memory_order_release,
+                                      std::memory_order_relaxed)) {
+      (void)read.release();
+    }  // else a serving read kept another there meanwhile: this one ends, freeing its slot
   }
 }
 

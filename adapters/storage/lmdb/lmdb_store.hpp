@@ -5,13 +5,15 @@
 // process's growth) holds it exclusive and first resets the serving reads kept live between uses,
 // as mdb_env_set_mapsize requires. ::lmdb::error stops here.
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <type_traits>
 #include <vector>
 
 #include <lmdb.h>
@@ -35,8 +37,11 @@ class Store {
  public:
   // TxnWork: runs inside a transaction; may throw ::lmdb::error, which the Store maps.
   using TxnWork = std::function<void(MDB_txn*)>;
-  // ServingWork: a serving read's work, in a renewed ReadTxn; may throw ::lmdb::error likewise.
-  using ServingWork = std::function<void(ReadTxn&)>;
+  // Served: what serve gives for `Work`, a serving read's work on a live ReadTxn returning a
+  // domain::Result or nothing (then domain::Result<void>); it may throw ::lmdb::error likewise.
+  template <class Work>
+  using Served = std::conditional_t<std::is_void_v<std::invoke_result_t<Work&, ReadTxn&>>,
+                                    domain::Result<void>, std::invoke_result_t<Work&, ReadTxn&>>;
 
   // open: prepares the data dir, opens the env, clears stale readers and checks (or, on an
   // empty env, writes) the schema version.
@@ -61,18 +66,24 @@ class Store {
   // made before this call), or a new one when none is idle; keeps it live for the next while fewer
   // than max_idle_reads() are kept. A commit of this process resets the kept ones, so that none
   // holds back the pages later commits free; one of another process waits for the next read here.
-  // unavailable when the reader table is full.
-  [[nodiscard]] domain::Result<void> serve(const ServingWork& work) const;
-
-  // serve_value: `work`'s result from serve.
-  template <class T>
-  [[nodiscard]] domain::Result<T> serve_value(
-      const std::function<domain::Result<T>(ReadTxn&)>& work) const {
-    std::optional<domain::Result<T>> out;
-    if (auto done = serve([&](ReadTxn& txn) { out.emplace(work(txn)); }); !done) {
-      return done.error();
+  // unavailable when the reader table is full. A template, so that a page's work is inlined here:
+  // serving reads are the hot path, and a std::function a layer costs them an indirect call each.
+  template <class Work>
+  [[nodiscard]] Served<Work> serve(Work&& work) const {
+    try {
+      Lease lease(*this);
+      if constexpr (std::is_void_v<std::invoke_result_t<Work&, ReadTxn&>>) {
+        work(lease.read());
+        lease.keep();
+        return {};
+      } else {
+        auto out = work(lease.read());
+        lease.keep();
+        return out;
+      }
+    } catch (const std::exception& e) {
+      return serving_failure(e);
     }
-    return std::move(*out);
   }
 
   // max_idle_reads: how many idle serving transactions (each holding a reader slot) are kept.
@@ -94,7 +105,8 @@ class Store {
   }
 
  private:
-  Store(MDB_env* env, const LmdbOptions& options) : env_(env), options_(options) {}
+  Store(MDB_env* env, const LmdbOptions& options)
+      : env_(env), options_(options), idle_reads_(max_idle_reads()) {}
 
   // check_schema: checks the schema version, migrating an older store forward; a migration that
   // fills the map grows it and starts over.
@@ -104,24 +116,43 @@ class Store {
   // begin: a transaction; adopts another process's larger map when LMDB reports it.
   [[nodiscard]] MDB_txn* begin(unsigned int flags, std::shared_lock<std::shared_mutex>& lock) const;
   void adopt_map_size() const;
+  // Lease: one serving read's hold of a live ReadTxn, taken when built (`map_mutex_` shared from
+  // then on) and kept for the next read by keep(); left without keep() (an exception in the work)
+  // its transaction is aborted, its state unknown, before the lock is released.
+  class Lease {
+   public:
+    explicit Lease(const Store& store) : store_(store), read_(store.take_read(lock_)) {}
+    [[nodiscard]] ReadTxn& read() const noexcept { return *read_; }
+    void keep() { store_.keep_read(std::move(read_)); }  // under the lock: see keep_read
+
+   private:
+    const Store& store_;
+    std::shared_lock<std::shared_mutex> lock_;
+    std::unique_ptr<ReadTxn> read_;  // after lock_, so that it ends first
+  };
+
+  // serving_failure: the error a serving read's exception gives (storage_error for LMDB's).
+  [[nodiscard]] static domain::Error serving_failure(const std::exception& e);
   // newest_commit: the id of the newest commit of any process, from the meta pages (no lock).
   [[nodiscard]] std::uint64_t newest_commit() const noexcept;
   // take_read: a live serving transaction (kept, renewed or begun), `lock` held; may throw.
   [[nodiscard]] std::unique_ptr<ReadTxn> take_read(std::shared_lock<std::shared_mutex>& lock) const;
   // keep_read: keeps a serving transaction for the next, or drops it (freeing its slot).
   // REQUIRES: map_mutex_ held (shared), so that a resize finds every live one kept and resets it.
-  void keep_read(std::unique_ptr<ReadTxn> read) const;
+  void keep_read(std::unique_ptr<ReadTxn> read) const noexcept;
   // reset_kept_reads: resets every kept serving transaction: after a commit, and before a resize,
   // which needs no live transaction in the process. REQUIRES: map_mutex_ held.
-  void reset_kept_reads() const;
+  void reset_kept_reads() const noexcept;
   [[nodiscard]] bool grow_map();
 
   MDB_env* env_;
   LmdbOptions options_;
   Databases dbs_;
   mutable std::shared_mutex map_mutex_;
-  mutable std::mutex idle_mutex_;
-  mutable std::vector<std::unique_ptr<ReadTxn>> idle_reads_;  // reset, each holding its slot
+  // The kept serving transactions (each holding its reader slot), owned here while idle: a null
+  // place is free. Taken and given back by an atomic exchange each, so that serving threads share
+  // no lock; a reset takes each out, resets it and puts it back in the same place.
+  mutable std::vector<std::atomic<ReadTxn*>> idle_reads_;
 };
 
 // backup_store: backup_lmdb_store on an open store (lmdb_backup.cpp), so that a process can back
