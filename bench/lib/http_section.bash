@@ -83,14 +83,13 @@ http_figures() {
 # ab_section: with --baseline, the A/B subsection: this build against the baseline's, per round.
 ab_section() {
   [ -n "$baseline_rev" ] || return 0
-  local tree dirty=
-  tree=$(git rev-parse --short HEAD)
-  git diff --quiet HEAD -- || dirty=" with uncommitted changes"
+  local tree
+  tree=$(built_tree)
   cat <<TEXT
 
 ### A/B against $baseline_rev ($baseline_short)
 
-petstore as built here ($tree$dirty) against the Release build of $baseline_short, started the
+petstore as built here ($tree) against the Release build of $baseline_short, started the
 same way (same flags, $seed_pets pets for R1, CPU 0) and run between petstore and nginx in every
 round. A ratio is this build's figure over the baseline's in the same round, then the median of
 those: above 1 for req/s and below 1 for CPU per request mean this build is faster.
@@ -109,10 +108,12 @@ TEXT
 
 # http_section: prints the section (after http_figures).
 http_section() {
+  local tree
+  tree=$(built_tree)
   cat <<TEXT
 ## HTTP
 
-Measured $(date -u +%Y-%m-%d) by \`bench/run\` (Release build, $rounds interleaved rounds of
+Measured $(date -u +%Y-%m-%d) by \`bench/run\` (Release build of $tree, $rounds interleaved rounds of
 ${seconds} s runs) on: $machine. \`petstore serve --threads 1 --log-level warn\` and nginx
 $(nginx -v 2>&1 | sed 's|.*nginx/||') (one process, no access log; both log in R1-log) run pinned
 to CPU 0, \`wrk -t1\` to CPU 1. Each cell is the median over rounds with the minimum and maximum

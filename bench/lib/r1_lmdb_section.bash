@@ -67,13 +67,12 @@ TEXT
 
 # r1_lmdb_section: the section --r1-only writes.
 r1_lmdb_section() {
-  local tree dirty=
-  tree=$(git rev-parse --short HEAD)
-  git diff --quiet HEAD -- || dirty=" with uncommitted changes"
+  local tree
+  tree=$(built_tree)
   cat <<TEXT
 ## R1 on LMDB
 
-Measured $(date -u +%Y-%m-%d) by \`bench/run --r1-only\` (Release build of $tree$dirty, $rounds
+Measured $(date -u +%Y-%m-%d) by \`bench/run --r1-only\` (Release build of $tree, $rounds
 interleaved rounds of ${seconds} s runs) on: $machine. Pinned as in the HTTP section (servers on
 CPU 0, \`wrk -t1\` on CPU 1). R1 is \`GET /v1/pets?limit=20\` with a bearer key; petstore serves
 it from memory and from LMDB (the default storage, each seeded with $seed_pets pets through the

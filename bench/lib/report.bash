@@ -4,6 +4,13 @@
 # Expects: $docs (docs/benchmarks.md), $machine (the machine, named if write_section creates
 # $docs) and $script_name (bench/run or bench/postgres, the prefix of its message).
 
+# built_tree: the commit measured (this tree's HEAD), with a note when the tree differs from it.
+built_tree() {
+  local dirty=
+  git diff --quiet HEAD -- || dirty=" with uncommitted changes"
+  echo "$(git rev-parse --short HEAD)$dirty"
+}
+
 # median_of: the median of the numbers on stdin.
 median_of() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 spread() {  # "median (min-max)" of the numbers on stdin, with printf FORMAT
