@@ -142,7 +142,9 @@ std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& l
       MDB_txn* txn = nullptr;
       rc = ::mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
       if (rc == MDB_SUCCESS) {
+        AbortGuard guard(txn);  // until the ReadTxn, whose allocation may throw, owns it
         read = std::make_unique<ReadTxn>(txn);
+        (void)guard.release();
       }
     }
     if (rc == MDB_SUCCESS) {

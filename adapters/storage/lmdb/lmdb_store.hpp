@@ -150,8 +150,9 @@ class Store {
   Databases dbs_;
   mutable std::shared_mutex map_mutex_;
   // The kept serving transactions (each holding its reader slot), owned here while idle: a null
-  // place is free. Taken and given back by an atomic exchange each, so that serving threads share
-  // no lock; a reset takes each out, resets it and puts it back in the same place.
+  // place is free. Taken by an atomic exchange and given back by a compare-exchange into a free
+  // place, so that serving threads share no lock; a reset takes each out, resets it and puts it
+  // back in the same place, or ends it when a read kept another there meanwhile.
   mutable std::vector<std::atomic<ReadTxn*>> idle_reads_;
 };
 
