@@ -13,8 +13,8 @@ namespace petstore::adapters::storage::lmdb {
 // crc32c: the CRC-32C of `bytes`; crc32c("123456789") == 0xE3069283.
 [[nodiscard]] std::uint32_t crc32c(std::string_view bytes) noexcept;
 
-// Crc32c: a function computing crc32c. crc32c_for_this_cpu: the one crc32c uses on this CPU, so
-// that a loop over many records asks once which it is and calls it directly.
+// Crc32c: a function computing crc32c. crc32c_for_this_cpu: the one crc32c uses on this CPU,
+// asked once (a page's loop calls crc32c_hardware inline instead, where the CPU has it).
 using Crc32c = std::uint32_t (*)(std::string_view bytes) noexcept;
 [[nodiscard]] Crc32c crc32c_for_this_cpu() noexcept;
 
