@@ -6,66 +6,123 @@
 #include <utility>
 
 namespace petstore::bootstrap {
+namespace {
+
+namespace postgres = adapters::storage::postgres;
+
+// LoggedPostgres: the adapter's observations as log lines (one per failed attempt, lost
+// connection and recovery), metrics, and the readiness /readyz reports.
+class LoggedPostgres final : public postgres::PostgresObserver {
+ public:
+  LoggedPostgres(std::string database, adapters::logging::Logger& logger,
+                 adapters::metrics::Metrics& metrics, std::atomic<bool>& ready)
+      : database_(std::move(database)), logger_(logger), metrics_(metrics), ready_(ready) {}
+
+  // PostgresObserver
+  void connect_failed(std::string_view host, std::string_view reason) override {
+    logger_.error("database_connect_failed",
+                  {{"database", database_}, {"host", host}, {"message", reason}});
+  }
+  // PostgresObserver
+  void connection_lost(std::string_view host, std::string_view reason) override {
+    metrics_.database_connection_lost();
+    logger_.error("database_connection_lost",
+                  {{"database", database_}, {"host", host}, {"message", reason}});
+  }
+  // PostgresObserver
+  void connection_restored(std::string_view host) override {
+    metrics_.database_reconnected();
+    logger_.info("database_connection_restored", {{"database", database_}, {"host", host}});
+  }
+  // PostgresObserver
+  void availability_changed(bool available) override { ready_.store(available); }
+  // PostgresObserver
+  void pool_changed(std::size_t open, std::size_t in_use) override {
+    metrics_.set_database_connections(open, in_use);
+  }
+  // PostgresObserver
+  void connection_waited(std::chrono::nanoseconds waited) override {
+    metrics_.database_connection_waited(waited);
+  }
+  // PostgresObserver
+  void query_finished(std::chrono::nanoseconds took) override {
+    metrics_.database_query_finished(took);
+  }
+  // PostgresObserver
+  void commit_finished(std::chrono::nanoseconds took, std::size_t /*creates*/) override {
+    metrics_.storage_committed(took);
+  }
+  // PostgresObserver
+  void commit_resolved(std::string_view outcome, std::size_t creates,
+                       std::string_view detail) override {
+    metrics_.storage_commit_resolved(outcome);
+    logger_.info("storage_commit_resolved", {{"database", database_},
+                                             {"outcome", outcome},
+                                             {"creates", std::to_string(creates)},
+                                             {"message", detail}});
+  }
+  // PostgresObserver
+  void schema_refused(std::string_view reason) override {
+    logger_.error("database_schema_refused", {{"database", database_}, {"message", reason}});
+  }
+  // PostgresObserver
+  void read_served(bool replica, std::string_view reason) override {
+    metrics_.reads().served(replica, reason);
+  }
+  // PostgresObserver
+  void position_queried() override { metrics_.reads().position_queried(); }
+  // PostgresObserver
+  void replica_changed(std::string_view replica, std::string_view reason) override {
+    if (reason.empty()) {
+      logger_.info("database_replica_restored", {{"replica", replica}});
+    } else {
+      logger_.error("database_replica_failed", {{"replica", replica}, {"message", reason}});
+    }
+  }
+  // PostgresObserver
+  void replica_refused(std::string_view replica, postgres::ReplicaRefusal refusal,
+                       std::string_view detail) override {
+    const auto reason = postgres::to_string(refusal);
+    metrics_.reads().replica_refused(reason);
+    // A primary listed among the replicas (every node of a cluster, say) is no fault, and one
+    // not yet on the primary's timeline may only need to follow it; another cluster or database
+    // is a wrong URL.
+    const auto level = refusal == postgres::ReplicaRefusal::not_a_replica    ? LogLevel::info
+                       : refusal == postgres::ReplicaRefusal::other_timeline ? LogLevel::warn
+                                                                             : LogLevel::error;
+    logger_.log(level, "database_replica_refused",
+                {{"replica", replica}, {"reason", reason}, {"message", detail}});
+  }
+  // PostgresObserver
+  void replica_trusted(std::string_view replica) override {
+    logger_.info(
+        "database_replica_trusted",
+        {{"replica", replica},
+         {"message", "it replays the primary's history: it serves reads it is fresh for"}});
+  }
+
+ private:
+  using LogLevel = adapters::logging::LogLevel;
+
+  const std::string database_;  // its description: never the password
+  adapters::logging::Logger& logger_;
+  adapters::metrics::Metrics& metrics_;
+  std::atomic<bool>& ready_;
+};
+
+}  // namespace
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
-    adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
+    postgres::PostgresOptions options, adapters::logging::Logger& logger,
     adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, std::stop_token stop) {
-  auto described = adapters::storage::postgres::describe_database_url(options.database_url);
+  auto described = postgres::describe_database_url(options.database_url);
   if (!described) {
     return described.error();
   }
-  // Shared by the callbacks; never holds the password.
-  auto database = std::make_shared<const std::string>(std::move(*described));
   metrics.track_database();
-  auto& events = options.events;
-  events.connect_failed = [&logger, database](std::string_view reason) {
-    logger.error("database_connect_failed", {{"database", *database}, {"message", reason}});
-  };
-  events.connection_lost = [&logger, &metrics, database](std::string_view reason) {
-    metrics.database_connection_lost();
-    logger.error("database_connection_lost", {{"database", *database}, {"message", reason}});
-  };
-  events.connection_restored = [&logger, &metrics, database] {
-    metrics.database_reconnected();
-    logger.info("database_connection_restored", {{"database", *database}});
-  };
-  events.availability_changed = [&ready](bool available) { ready.store(available); };
-  events.pool_changed = [&metrics](std::size_t open, std::size_t in_use) {
-    metrics.set_database_connections(open, in_use);
-  };
-  events.connection_waited = [&metrics](std::chrono::nanoseconds waited) {
-    metrics.database_connection_waited(waited);
-  };
-  events.query_finished = [&metrics](std::chrono::nanoseconds took) {
-    metrics.database_query_finished(took);
-  };
-  events.commit_finished = [&metrics](std::chrono::nanoseconds took, std::size_t /*creates*/) {
-    metrics.storage_committed(took);
-  };
-  events.commit_resolved = [&logger, &metrics, database](std::string_view outcome,
-                                                         std::size_t creates,
-                                                         std::string_view detail) {
-    metrics.storage_commit_resolved(outcome);
-    logger.info("storage_commit_resolved", {{"database", *database},
-                                            {"outcome", outcome},
-                                            {"creates", std::to_string(creates)},
-                                            {"message", detail}});
-  };
-  events.schema_refused = [&logger, database](std::string_view reason) {
-    logger.error("database_schema_refused", {{"database", *database}, {"message", reason}});
-  };
-  events.read_served = [&reads = metrics.reads()](bool replica, std::string_view reason) {
-    reads.served(replica, reason);
-  };
-  events.position_queried = [&reads = metrics.reads()] { reads.position_queried(); };
-  events.replica_changed = [&logger](std::string_view replica, std::string_view reason) {
-    if (reason.empty()) {
-      logger.info("database_replica_restored", {{"replica", replica}});
-    } else {
-      logger.error("database_replica_failed", {{"replica", replica}, {"message", reason}});
-    }
-  };
-  return adapters::storage::postgres::make_postgres_pet_repository(options, std::move(stop));
+  options.observer =
+      std::make_shared<LoggedPostgres>(std::move(*described), logger, metrics, ready);
+  return postgres::make_postgres_pet_repository(options, std::move(stop));
 }
 
 }  // namespace petstore::bootstrap

@@ -2,18 +2,31 @@
 
 namespace petstore::adapters::metrics {
 
+namespace {
+
+// slot_of: the index of `word` in `words`, or the last index when it is not there.
+template <std::size_t N>
+std::size_t slot_of(const std::array<std::string_view, N>& words, std::string_view word) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (words.at(i) == word) {
+      return i;
+    }
+  }
+  return N - 1;
+}
+
+}  // namespace
+
 void ReadRouting::served(bool replica, std::string_view reason) {
   if (replica) {
     replica_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  std::size_t slot = reasons.size() - 1;
-  for (std::size_t i = 0; i < reasons.size(); ++i) {
-    if (reasons.at(i) == reason) {
-      slot = i;
-    }
-  }
-  primary_.at(slot).fetch_add(1, std::memory_order_relaxed);
+  primary_.at(slot_of(reasons, reason)).fetch_add(1, std::memory_order_relaxed);
+}
+
+void ReadRouting::replica_refused(std::string_view refusal) {
+  refused_.at(slot_of(refusals, refusal)).fetch_add(1, std::memory_order_relaxed);
 }
 
 void ReadRouting::append_exposition(std::string& out) const {
@@ -39,6 +52,17 @@ void ReadRouting::append_exposition(std::string& out) const {
          "petstore_storage_freshness_queries_total ")
       .append(std::to_string(positions_.load(std::memory_order_relaxed)))
       .append("\n");
+  out.append(
+      "# HELP petstore_storage_replica_refusals_total Replicas found not to replay the "
+      "primary's history (or to be no replica), once per finding until trusted again.\n"
+      "# TYPE petstore_storage_replica_refusals_total counter\n");
+  for (std::size_t i = 0; i < refusals.size(); ++i) {
+    out.append("petstore_storage_replica_refusals_total{reason=\"")
+        .append(refusals.at(i))
+        .append("\"} ")
+        .append(std::to_string(refused_.at(i).load(std::memory_order_relaxed)))
+        .append("\n");
+  }
 }
 
 }  // namespace petstore::adapters::metrics

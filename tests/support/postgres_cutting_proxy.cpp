@@ -224,10 +224,11 @@ void PostgresCuttingProxy::serve() {
     if (fds[0].revents != 0) {
       break;
     }
-    std::vector<bool> open(links.size(), true);
+    const Refusal refusal = refusal_.load();
+    std::vector<bool> open(links.size(), refusal == Refusal::none);
     for (std::size_t i = 0; i < links.size(); ++i) {
       Link& link = links[i];
-      if (fds[2 + (2 * i)].revents != 0) {
+      if (open[i] && fds[2 + (2 * i)].revents != 0) {
         std::string bytes;
         open[i] = receive(link.client, bytes) && send_all(link.server, bytes);
       }
@@ -242,7 +243,20 @@ void PostgresCuttingProxy::serve() {
         links.erase(links.begin() + static_cast<std::ptrdiff_t>(i));
       }
     }
-    if ((fds[1].revents & POLLIN) != 0) {
+    if ((fds[1].revents & POLLIN) != 0 && refusal != Refusal::none) {
+      const int client = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (client >= 0) {
+        // The client's start-up packet first: closing with it unread resets the connection.
+        pollfd first{client, POLLIN, 0};
+        (void)::poll(&first, 1, 1000);
+        if (refusal == Refusal::close) {
+          std::string ignored;
+          (void)receive(client, ignored);
+          ::shutdown(client, SHUT_RDWR);
+        }
+        ::close(client);
+      }
+    } else if ((fds[1].revents & POLLIN) != 0) {
       const int client = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
       const int server = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
       const sockaddr_un address = address_of(server_socket_);

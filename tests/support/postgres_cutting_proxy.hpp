@@ -8,6 +8,9 @@
 // with blocking sends: enough for a test's small exchanges, not for a client that stops reading.
 // stall() turns it into a black hole: nothing is forwarded either way and new connections wait
 // unanswered (a database that stops answering without closing anything), until it is resumed.
+// refuse() makes it a front for a dead node: every connection, open or new, is closed, or reset
+// (closed with the client's start-up bytes unread, so that the client's next read fails with
+// ECONNRESET).
 
 #include <atomic>
 #include <filesystem>
@@ -29,6 +32,8 @@ class PostgresCuttingProxy {
     before_then_stall,  // the answer never arrives, and the proxy stalls (see stall()) at once
   };
 
+  enum class Refusal { none, close, reset };
+
   // Listens in a directory of its own and forwards to `server`'s socket; throws
   // std::runtime_error when it cannot listen.
   explicit PostgresCuttingProxy(const PostgresServer& server);
@@ -44,6 +49,10 @@ class PostgresCuttingProxy {
   void arm(Cut when, std::string tag);
   // stall: from now on nothing is forwarded and nobody new is answered, until stall(false).
   void stall(bool stalled) { stalled_.store(stalled); }
+  // refuse: from now on every connection is ended as `how` says (none: forwarded again).
+  void refuse(Refusal how) { refusal_.store(how); }
+  // socket_dir: the directory of its socket (libpq's `host`).
+  [[nodiscard]] const std::filesystem::path& socket_dir() const { return dir_; }
   // cuts: how many connections it has ended so far.
   [[nodiscard]] int cuts() const { return cuts_.load(); }
 
@@ -65,6 +74,7 @@ class PostgresCuttingProxy {
   std::optional<Armed> armed_;
   std::atomic<int> cuts_{0};
   std::atomic<bool> stalled_{false};
+  std::atomic<Refusal> refusal_{Refusal::none};
   std::thread thread_;
 };
 

@@ -149,6 +149,7 @@ void PostgresServer::stop() {
   if (pid_ <= 0) {
     return;
   }
+  thaw();
   kill(pid_, SIGINT);  // fast shutdown
   if (wait_for(pid_, 60s) == -1) {
     kill(pid_, SIGKILL);
@@ -161,12 +162,47 @@ void PostgresServer::lose() {
   if (pid_ <= 0) {
     return;
   }
+  thaw();
   kill(pid_, SIGQUIT);  // immediate shutdown: no checkpoint, nothing handed to a standby
   if (wait_for(pid_, 60s) == -1) {
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
   pid_ = -1;
+}
+
+void PostgresServer::freeze() {
+  signal_all(SIGSTOP);
+  frozen_ = true;
+}
+
+void PostgresServer::thaw() {
+  if (frozen_) {
+    signal_all(SIGCONT);
+    frozen_ = false;
+  }
+}
+
+void PostgresServer::signal_all(int signal) const {
+  std::vector<pid_t> pids{pid_};
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator("/proc", error)) {
+    // /proc/PID/stat: "PID (COMM) STATE PPID ...", where COMM may hold spaces and parentheses.
+    const std::string stat = read_file(entry.path() / "stat");
+    const auto comm_end = stat.rfind(')');
+    if (comm_end == std::string::npos) {
+      continue;
+    }
+    std::istringstream rest(stat.substr(comm_end + 1));
+    std::string state;
+    pid_t parent = 0;
+    if (rest >> state >> parent && parent == pid_) {
+      pids.push_back(static_cast<pid_t>(std::stol(entry.path().filename().string())));
+    }
+  }
+  for (const pid_t pid : pids) {
+    kill(pid, signal);
+  }
 }
 
 void PostgresServer::wait_until_accepting() {

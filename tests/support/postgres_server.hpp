@@ -39,6 +39,11 @@ class PostgresServer {
   [[nodiscard]] bool running() const { return pid_ > 0; }
   // lose: an immediate stop (SIGQUIT), as a crash would do: no checkpoint, no clean handover.
   void lose();
+  // freeze: SIGSTOP to the postmaster and every backend: a server that hangs without closing
+  // anything (new connections wait in its backlog). thaw: SIGCONT to them all. stop() and lose()
+  // thaw a frozen server first.
+  void freeze();
+  void thaw();
 
   // make_synchronous: on a primary, synchronous_standby_names = '*', waited for until a standby
   // shows `sync` in pg_stat_replication (at most 60 s). Set after the standby's base backup, so
@@ -62,8 +67,12 @@ class PostgresServer {
   // query: the first value of `sql` on database postgres, or nullopt when it failed.
   [[nodiscard]] std::optional<std::string> query(const std::string& sql) const;
 
+  // signal_all: `signal` to the postmaster and each process it started.
+  void signal_all(int signal) const;
+
   std::filesystem::path dir_;
   pid_t pid_ = -1;
+  bool frozen_ = false;
   int next_database_ = 0;
 };
 

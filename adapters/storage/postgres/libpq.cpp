@@ -4,8 +4,8 @@
 
 namespace petstore::adapters::storage::postgres {
 
-ConnPtr start_connect(const ConnectTarget& target) {
-  const auto params = target.params();
+ConnPtr start_connect(const ConnectTarget& target, std::size_t host) {
+  const auto params = target.params(host);
   return ConnPtr(PQconnectStartParams(params.keywords.data(), params.values.data(), 1));
 }
 

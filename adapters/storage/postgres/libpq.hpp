@@ -28,14 +28,36 @@ using ConnPtr = std::unique_ptr<PGconn, ConnDeleter>;
 using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 using ConninfoPtr = std::unique_ptr<PQconninfoOption, ConninfoDeleter>;
 
+// TargetHost: one host of a (possibly multi-host) URL, as the libpq keywords that override the
+// URL's ("host", and "port" / "hostaddr" where the URL has them), and its name for logs.
+struct TargetHost {
+  std::vector<std::string> keywords;
+  std::vector<std::string> values;
+  std::string description;  // "user@host:port/dbname", never the password
+};
+
 // ConnectTarget: how to reach the database: libpq keywords and values (the URL expanded from
-// "dbname"; postgres_target.hpp builds them), the password to keep out of every message, and
-// how long an attempt may take.
+// "dbname"; postgres_target.hpp builds them), the URL's hosts, the password to keep out of every
+// message, how long a call may take, and how long one host's connect attempt may take. Each host
+// is tried on its own, in the URL's order, with its own deadline: libpq bounds each host by
+// connect_timeout only in its blocking connect, so a host that hangs (a frozen server, a proxy in
+// front of a dead node) would otherwise hide the hosts after it.
 struct ConnectTarget {
   std::vector<std::string> keywords;
   std::vector<std::string> values;
+  std::vector<TargetHost> hosts;  // empty: libpq's default host, one attempt
+  std::string description;        // the whole URL's, for logs
   std::string password;
   std::chrono::milliseconds timeout{5000};
+  std::chrono::milliseconds host_timeout{2000};
+
+  // host_count: the attempts one round of connecting makes (at least one).
+  [[nodiscard]] std::size_t host_count() const {
+    return hosts.empty() ? std::size_t{1} : hosts.size();
+  }
+  [[nodiscard]] const std::string& host_description(std::size_t host) const {
+    return hosts.empty() ? description : hosts[host].description;
+  }
 
   // ConnectParams: keywords and values as libpq's *Params connect calls take them, each list
   // ended by a null; valid while the target lives.
@@ -43,11 +65,19 @@ struct ConnectTarget {
     std::vector<const char*> keywords;
     std::vector<const char*> values;
   };
-  [[nodiscard]] ConnectParams params() const {
+  // params: the URL's keywords, narrowed to its `host`-th host.
+  [[nodiscard]] ConnectParams params(std::size_t host) const {
     ConnectParams params;
-    for (std::size_t i = 0; i < keywords.size(); ++i) {
-      params.keywords.push_back(keywords[i].c_str());
-      params.values.push_back(values[i].c_str());
+    const auto add = [&params](const std::vector<std::string>& names,
+                               const std::vector<std::string>& settings) {
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        params.keywords.push_back(names[i].c_str());
+        params.values.push_back(settings[i].c_str());
+      }
+    };
+    add(keywords, values);
+    if (!hosts.empty()) {
+      add(hosts[host].keywords, hosts[host].values);
     }
     params.keywords.push_back(nullptr);
     params.values.push_back(nullptr);
@@ -55,9 +85,10 @@ struct ConnectTarget {
   }
 };
 
-// start_connect: PQconnectStartParams with the target's keywords (the URL expanded): a
-// connection to drive with PQconnectPoll, or null when libpq is out of memory.
-[[nodiscard]] ConnPtr start_connect(const ConnectTarget& target);
+// start_connect: PQconnectStartParams with the target's keywords (the URL expanded), narrowed to
+// its `host`-th host: a connection to drive with PQconnectPoll, or null when libpq is out of
+// memory.
+[[nodiscard]] ConnPtr start_connect(const ConnectTarget& target, std::size_t host);
 
 // send_query: PQsendQueryParams of `sql` with `params` in text form (nullopt is NULL); false
 // when libpq refused to send it (see PQerrorMessage).

@@ -26,9 +26,7 @@ std::optional<Work> BatchScheduler::take(Clock::time_point now,
                                          CommitResolver& resolver) {
   std::vector<PendingCreate> batch;
   while (!creates_.empty() && batch.size() < max_batch) {
-    if (events_.connection_waited) {
-      events_.connection_waited(now - creates_.front().queued_at);
-    }
+    observer_.connection_waited(now - creates_.front().queued_at);
     // A create whose caller has given up (answered 503 at the same deadline) is never sent.
     (creates_.front().deadline <= now ? given_up : batch).push_back(std::move(creates_.front()));
     creates_.pop_front();

@@ -15,7 +15,7 @@
 
 #include "adapters/storage/group_commit/group_commit_pacing.hpp"
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
-#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_observer.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -44,8 +44,8 @@ class BatchScheduler {
   static constexpr std::size_t max_batch = 256;
   static constexpr std::chrono::milliseconds max_company_wait{10};
 
-  // `events` must outlive the scheduler (connection_waited is reported for each batched create).
-  explicit BatchScheduler(const PostgresEvents& events) : events_(events) {}
+  // `observer` must outlive the scheduler (connection_waited is reported for each batched create).
+  explicit BatchScheduler(PostgresObserver& observer) : observer_(observer) {}
 
   void queue(PendingCreate create) { creates_.push_back(std::move(create)); }
 
@@ -71,7 +71,7 @@ class BatchScheduler {
   void take_all(Unanswered& taken, const char* reason);
 
  private:
-  const PostgresEvents& events_;
+  PostgresObserver& observer_;
   std::deque<PendingCreate> creates_;
   bool writer_busy_ = false;
   group_commit::GroupCommitPacing pacing_{max_batch, max_company_wait};

@@ -16,9 +16,9 @@ domain::Error unavailable(std::string message, std::string detail) {
 
 }  // namespace
 
-CommitResolver::CommitResolver(const ConnectTarget& target, const PostgresEvents& events,
+CommitResolver::CommitResolver(const ConnectTarget& target, PostgresObserver& observer,
                                Resend resend)
-    : target_(target), events_(events), resend_(std::move(resend)) {}
+    : target_(target), observer_(observer), resend_(std::move(resend)) {}
 
 CommitResolver::~CommitResolver() { close(); }
 
@@ -66,9 +66,7 @@ void CommitResolver::close() {
 void CommitResolver::settle(BatchInDoubt batch, LearnedOutcome learned) {
   const auto now = std::chrono::steady_clock::now();
   const std::string detail = learned.detail + "; the connection was lost: " + batch.reason;
-  if (events_.commit_resolved) {
-    events_.commit_resolved(to_string(learned.outcome), batch.creates.size(), detail);
-  }
+  observer_.commit_resolved(to_string(learned.outcome), batch.creates.size(), detail);
   for (std::size_t i = 0; i < batch.creates.size(); ++i) {
     auto& create = batch.creates[i];
     if (learned.outcome == CommitOutcome::committed) {

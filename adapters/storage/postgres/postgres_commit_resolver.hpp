@@ -15,7 +15,7 @@
 
 #include "adapters/storage/postgres/postgres_commit_outcome.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
-#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_observer.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
@@ -24,8 +24,8 @@ class CommitResolver {
   // Resend: queues a create again, as a new call.
   using Resend = std::function<void(PendingCreate)>;
 
-  // `target` and `events` must outlive the resolver; `resend` runs on a resolution's thread.
-  CommitResolver(const ConnectTarget& target, const PostgresEvents& events, Resend resend);
+  // `target` and `observer` must outlive the resolver; `resend` runs on a resolution's thread.
+  CommitResolver(const ConnectTarget& target, PostgresObserver& observer, Resend resend);
   CommitResolver(const CommitResolver&) = delete;
   CommitResolver& operator=(const CommitResolver&) = delete;
   ~CommitResolver();  // close()s
@@ -44,7 +44,7 @@ class CommitResolver {
   void settle(BatchInDoubt batch, LearnedOutcome learned);
 
   const ConnectTarget& target_;
-  const PostgresEvents& events_;
+  PostgresObserver& observer_;
   Resend resend_;
   std::mutex mutex_;
   bool closed_ = false;

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_replica_proof.hpp"
+
 namespace petstore::adapters::storage::postgres {
 namespace {
 
@@ -42,7 +44,11 @@ domain::Error statement_error(const PGresult* result, std::string detail) {
 Connection::Connection(ConnectionHost& host, EventLoop& loop, const ConnectTarget& target)
     : host_(host), loop_(loop), target_(target) {}
 
-Connection::~Connection() = default;
+Connection::~Connection() {
+  // The works still held answer unavailable as they go; none may find the connection half gone.
+  conn_.reset();
+  works_.clear();
+}
 
 int Connection::socket() const { return conn_ != nullptr ? PQsocket(conn_.get()) : -1; }
 
@@ -85,8 +91,17 @@ void Connection::on_tick(Clock::time_point now) {
   if (state_ == State::down && now >= retry_at_) {
     begin_connect(now);
   } else if (now >= next_tick() && state_ != State::idle) {
-    fail(state_ == State::connecting ? "connecting took longer than the database timeout"
-                                     : "the database did not answer within the timeout");
+    if (state_ == State::connecting || state_ == State::setting_up) {
+      host_failed(
+          "no answer within " +
+          std::to_string(std::chrono::ceil<std::chrono::seconds>(target_.host_timeout).count()) +
+          " s of connecting");
+      return;
+    }
+    const bool silent = std::any_of(works_.begin(), works_.end(), [now](const Work& work) {
+      return work.probe && work.deadline <= now;
+    });
+    fail("the database did not answer within the timeout", silent);
   }
 }
 
@@ -111,33 +126,68 @@ void Connection::on_socket(bool readable, bool writable) {
 }
 
 void Connection::begin_connect(Clock::time_point now) {
-  conn_ = start_connect(target_);
+  host_index_ = 0;  // each round in the URL's order, as libpq's own connect goes
+  attempt_host(now);
+}
+
+void Connection::attempt_host(Clock::time_point now) {
+  conn_ = start_connect(target_, host_index_);
   state_ = State::connecting;
   poll_status_ = PGRES_POLLING_WRITING;  // as libpq asks: poll as if it had said "writing"
-  connect_deadline_ = now + target_.timeout;
+  connect_deadline_ = now + target_.host_timeout;
   if (conn_ == nullptr || PQstatus(conn_.get()) == CONNECTION_BAD) {
-    fail(conn_ == nullptr ? "out of memory" : libpq_error());
+    host_failed(conn_ == nullptr ? "out of memory" : libpq_error());
+  }
+}
+
+void Connection::host_failed(const std::string& reason, bool try_next) {
+  // Before the connection is up, only its set-up can be out.
+  auto works = std::exchange(works_, {});
+  conn_.reset();
+  flushing_ = false;
+  statement_index_ = 0;
+  results_.clear();
+  front_error_.reset();
+  failed_since_up_ = true;
+  for (auto& work : works) {
+    work.finish(unavailable("the database connection was lost", reason));
+  }
+  const bool round_over = !try_next || host_index_ + 1 >= target_.host_count();
+  if (round_over) {
+    state_ = State::down;
+    pause_ = std::clamp(pause_ * 2, first_pause, longest_pause);
+    retry_at_ = Clock::now() + pause_;
+  }
+  host_.connect_failed(*this, reason, round_over);
+  if (!round_over) {
+    ++host_index_;
+    attempt_host(Clock::now());
   }
 }
 
 void Connection::continue_connect() {
   poll_status_ = PQconnectPoll(conn_.get());
   if (poll_status_ == PGRES_POLLING_FAILED) {
-    fail(libpq_error());
+    host_failed(libpq_error());
     return;
   }
   if (poll_status_ != PGRES_POLLING_OK) {
     return;
   }
   if (PQsetnonblocking(conn_.get(), 1) != 0 || PQenterPipelineMode(conn_.get()) == 0) {
-    fail(libpq_error());
+    host_failed(libpq_error());
     return;
   }
   state_ = State::setting_up;
-  // Whatever the server's or the role's default: a create is acknowledged only once durable.
-  Work setup{{Statement{"SET synchronous_commit = on", {}}},
+  // Whatever the server's or the role's default: a create is acknowledged only once durable. And
+  // the server's identity, which replica checks compare (postgres_replica_proof.hpp).
+  Work setup{{Statement{"SET synchronous_commit = on", {}}, Statement{identity_setup_sql, {}}},
              [this](const WorkResults& results) {
-               if (results && state_ == State::setting_up) {
+               if (!results) {
+                 if (conn_ != nullptr && state_ == State::setting_up) {  // refused, not dropped
+                   setup_refused_ = results.error().message + ": " + results.error().detail;
+                 }
+               } else if (state_ == State::setting_up) {
                  state_ = State::idle;
                  pause_ = std::chrono::milliseconds(0);
                  host_.connection_up(*this);
@@ -224,6 +274,10 @@ void Connection::read_results() {
       return;
     }
     finish_front_work();
+    if (setup_refused_) {
+      host_failed("the session's set-up was refused: " + *std::exchange(setup_refused_, {}));
+      return;
+    }
   }
   if (works_.empty() && state_ == State::busy) {
     state_ = State::idle;
@@ -256,13 +310,18 @@ void Connection::finish_front_work() {
 }
 
 void Connection::drop(const std::string& reason) {
-  if (state_ != State::down) {
+  if (state_ == State::connecting || state_ == State::setting_up) {
+    host_failed(reason, false);  // dropped: no next host now, the round begins again later
+  } else if (state_ != State::down) {
     fail(reason);
   }
 }
 
-void Connection::fail(const std::string& reason) {
-  const bool was_up = state_ == State::idle || state_ == State::busy;
+void Connection::fail(const std::string& reason, bool silent) {
+  if (state_ == State::connecting || state_ == State::setting_up) {
+    host_failed(reason);
+    return;
+  }
   // A create batch whose every statement answered without error, its own COMMIT last, and only
   // the sync's answer was lost, has committed: it gets its results, not unavailable for pets that
   // are stored. A server that ends its sessions (a fast shutdown) may send a COMMIT's answer and
@@ -303,7 +362,7 @@ void Connection::fail(const std::string& reason) {
     }
     work.finish(unavailable("the database connection was lost", reason));
   }
-  host_.connection_down(*this, reason, was_up);
+  host_.connection_lost(*this, reason, silent);
 }
 
 std::string Connection::libpq_error() const {

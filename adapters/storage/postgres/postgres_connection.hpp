@@ -1,11 +1,13 @@
 #pragma once
 // Connection: one libpq connection driven asynchronously on an EventLoop: connects without
-// blocking (PQconnectStartParams/PQconnectPoll), turns synchronous commit on for its session,
-// then runs Work in pipeline mode: every statement of the works it is handed goes out at once,
-// and results are read as the socket delivers them. A lost connection fails its works with
-// unavailable (but a create batch whose COMMIT was answered is done, and one whose COMMIT's
-// answer never came goes to its in_doubt handler), tells its host, and reconnects by itself
-// after a growing pause.
+// blocking (PQconnectStartParams/PQconnectPoll), one host of the target at a time, each within
+// the target's host_timeout, in the URL's order (a host that fails or hangs hands over to the
+// next at once; after the last, a growing pause, then the first again); turns synchronous commit
+// on for its session, then runs Work in pipeline mode: every statement of the works it is handed
+// goes out at once, and results are read as the socket delivers them. A lost connection fails
+// its works with unavailable (but a create batch whose COMMIT was answered is done, and one whose
+// COMMIT's answer never came goes to its in_doubt handler), tells its host, and reconnects by
+// itself.
 
 #include <chrono>
 #include <cstddef>
@@ -35,9 +37,15 @@ class ConnectionHost {
   virtual void connection_up(Connection& connection) = 0;
   // connection_idle: every work it was handed has finished.
   virtual void connection_idle(Connection& connection) = 0;
-  // connection_down: an attempt to connect failed (was_up false) or an open connection was lost
-  // (was_up true); `reason` carries no password. It retries by itself.
-  virtual void connection_down(Connection& connection, const std::string& reason, bool was_up) = 0;
+  // connect_failed: the attempt on the connection's host() failed; `round_over` when it was the
+  // target's last host (the connection then waits its pause before the first again). `reason`
+  // carries no password.
+  virtual void connect_failed(Connection& connection, const std::string& reason,
+                              bool round_over) = 0;
+  // connection_lost: an open connection broke; `silent` when a probe it carried went unanswered
+  // past its deadline (a frozen or unreachable server, which the host's other connections
+  // share). It reconnects by itself.
+  virtual void connection_lost(Connection& connection, const std::string& reason, bool silent) = 0;
 };
 
 class Connection final : public LoopClient {
@@ -52,6 +60,8 @@ class Connection final : public LoopClient {
   [[nodiscard]] EventLoop& loop() const { return loop_; }
   // recovering: attempts failed or the connection was lost since it was last up.
   [[nodiscard]] bool recovering() const { return failed_since_up_; }
+  // host: the index in the target of the host it is connected to, or trying.
+  [[nodiscard]] std::size_t host() const { return host_index_; }
 
   // run: sends `works` (on the loop thread). A connection lost meanwhile fails them at once.
   void run(std::vector<Work> works);
@@ -75,12 +85,17 @@ class Connection final : public LoopClient {
   enum class State { down, connecting, setting_up, idle, busy };
 
   void begin_connect(Clock::time_point now);
+  void attempt_host(Clock::time_point now);
+  // host_failed: the attempt on the current host failed; the next host is tried at once unless
+  // it was the last (or `try_next` is false), and then the pause begins.
+  void host_failed(const std::string& reason, bool try_next = true);
   void continue_connect();
   void send(Work work);
   void flush();
   void read_results();
   void finish_front_work();
-  void fail(const std::string& reason);
+  // fail: the open connection is lost for `reason` (before it is up: the host failed instead).
+  void fail(const std::string& reason, bool silent = false);
   [[nodiscard]] std::string libpq_error() const;
 
   ConnectionHost& host_;
@@ -91,6 +106,7 @@ class Connection final : public LoopClient {
   PostgresPollingStatusType poll_status_ = PGRES_POLLING_WRITING;
   Clock::time_point retry_at_{};  // when down: the next attempt
   Clock::time_point connect_deadline_{};
+  std::size_t host_index_ = 0;
   std::chrono::milliseconds pause_{0};  // before the next attempt; grows while attempts fail
   bool flushing_ = false;
   bool failed_since_up_ = false;
@@ -98,6 +114,7 @@ class Connection final : public LoopClient {
   std::size_t statement_index_ = 0;
   std::vector<ResultPtr> results_;
   std::optional<domain::Error> front_error_;
+  std::optional<std::string> setup_refused_;  // why the server refused the session's set-up
 };
 
 }  // namespace petstore::adapters::storage::postgres

@@ -242,9 +242,10 @@ domain::Result<std::unique_ptr<ports::PetArchive>> make_postgres_pet_archive(
   if (!parsed) {
     return parsed.error();
   }
-  auto target = target_for(options, std::move(parsed->password));
+  auto description = parsed->description;
+  auto target = target_for(options, std::move(*parsed));
   return std::unique_ptr<ports::PetArchive>(
-      std::make_unique<PostgresPetArchive>(std::move(target), std::move(parsed->description)));
+      std::make_unique<PostgresPetArchive>(std::move(target), std::move(description)));
 }
 
 }  // namespace petstore::adapters::storage::postgres

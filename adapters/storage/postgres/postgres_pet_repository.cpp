@@ -26,15 +26,16 @@ constexpr std::chrono::seconds first_attempt_limit{5};
 
 class PostgresPetRepository final : public ports::PetRepository {
  public:
-  PostgresPetRepository(const PoolSettings& settings, std::chrono::milliseconds call_timeout,
-                        std::vector<ReplicaTarget> replicas)
+  // `settings.observer` is `observer`, which the repository keeps alive.
+  PostgresPetRepository(const PoolSettings& settings, std::shared_ptr<PostgresObserver> observer,
+                        std::chrono::milliseconds call_timeout, std::vector<ReplicaTarget> replicas)
       : call_timeout_(call_timeout),
         target_(settings.target),
-        events_(settings.events),
+        observer_(std::move(observer)),
         pool_(settings) {
     if (!replicas.empty()) {
-      replicas_ = std::make_unique<ReplicaReads>(pool_, std::move(replicas), settings.size,
-                                                 settings.events);
+      replicas_ =
+          std::make_unique<ReplicaReads>(pool_, std::move(replicas), settings.size, *observer_);
     }
   }
 
@@ -49,7 +50,7 @@ class PostgresPetRepository final : public ports::PetRepository {
 
   // keep_trying_schema: the schema was not ready at start; a thread tries again until it is.
   void keep_trying_schema() {
-    keeper_ = std::make_unique<SchemaKeeper>(target_, events_, [this] { pool_.schema_ready(); });
+    keeper_ = std::make_unique<SchemaKeeper>(target_, *observer_, [this] { pool_.schema_ready(); });
   }
 
   PostgresPetRepository(const PostgresPetRepository&) = delete;
@@ -101,15 +102,13 @@ class PostgresPetRepository final : public ports::PetRepository {
       replicas_->read(std::move(work));
       return;
     }
-    if (events_.read_served) {
-      events_.read_served(false, "no_replica");
-    }
+    observer_->read_served(false, "no_replica");
     read(std::move(work), until);
   }
 
   std::chrono::milliseconds call_timeout_;
   const ConnectTarget target_;
-  const PostgresEvents events_;
+  const std::shared_ptr<PostgresObserver> observer_;  // before the pool, which reports to it
   mutable Pool pool_;
   std::unique_ptr<ReplicaReads> replicas_;  // null without a read URL
   std::unique_ptr<SchemaKeeper> keeper_;
@@ -126,12 +125,10 @@ domain::Result<std::vector<ReplicaTarget>> replica_targets(const PostgresOptions
     return parsed.error();
   }
   if (parsed->hosts.empty()) {  // libpq's default host: one replica
-    replicas.push_back(ReplicaTarget{target_for(options, parsed->password, &options.read_url),
-                                     parsed->description});
+    parsed->hosts.push_back(TargetHost{{}, {}, parsed->description});
   }
   for (const auto& host : parsed->hosts) {
-    replicas.push_back(ReplicaTarget{
-        target_for(options, parsed->password, &options.read_url, &host), host.description});
+    replicas.push_back(ReplicaTarget{replica_target_for(options, *parsed, host), host.description});
   }
   return replicas;
 }
@@ -157,10 +154,10 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
     return replicas.error();
   }
   PoolSettings settings;
-  settings.target = target_for(options, std::move(parsed->password));
+  settings.target = target_for(options, std::move(*parsed));
   settings.size = std::max<std::size_t>(1, options.pool_size);
   settings.loops = std::min(settings.size, most_loops);
-  settings.events = options.events;
+  settings.observer = options.observer.get();
   const auto first_attempt =
       std::min<std::chrono::milliseconds>(options.call_timeout, first_attempt_limit);
   const auto migrated = migrate_schema(
@@ -168,12 +165,12 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   if (!migrated && migrated.error().code != domain::ErrorCode::unavailable) {
     return migrated.error();
   }
-  if (!migrated && options.events.connect_failed) {
-    options.events.connect_failed(migrated.error().message);
+  if (!migrated) {
+    options.observer->connect_failed(settings.target.description, migrated.error().message);
   }
   settings.schema_ready = migrated.has_value();
-  auto repository =
-      std::make_unique<PostgresPetRepository>(settings, options.call_timeout, std::move(*replicas));
+  auto repository = std::make_unique<PostgresPetRepository>(
+      settings, options.observer, options.call_timeout, std::move(*replicas));
   if (!migrated) {
     repository->keep_trying_schema();
   }

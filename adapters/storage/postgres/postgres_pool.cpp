@@ -15,13 +15,6 @@ domain::Error unavailable(std::string message) {
   return domain::make_error(domain::ErrorCode::unavailable, "", std::move(message));
 }
 
-template <class Event, class... Args>
-void report(const Event& event, Args&&... args) {
-  if (event) {
-    event(std::forward<Args>(args)...);
-  }
-}
-
 }  // namespace
 
 void Pool::Unanswered::answer() {
@@ -124,10 +117,10 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
       for (std::size_t i = 0; i < share; ++i) {
         Work work = std::move(reads_.front());
         reads_.pop_front();
-        report(settings_.events.connection_waited, now - work.queued_at);
+        observer_.connection_waited(now - work.queued_at);
         work.finish = [finish = std::move(work.finish), now,
-                       &event = settings_.events.query_finished](WorkResults results) mutable {
-          report(event, Clock::now() - now);
+                       &observer = observer_](WorkResults results) mutable {
+          observer.query_finished(Clock::now() - now);
           finish(std::move(results));
         };
         assignment.works.push_back(std::move(work));
@@ -143,7 +136,7 @@ void Pool::dispatch_locked(std::vector<Assignment>& assignments) {
 
 void Pool::writer_done(Clock::time_point started, std::size_t creates) {
   const auto now = Clock::now();
-  report(settings_.events.commit_finished, now - started, creates);
+  observer_.commit_finished(now - started, creates);
   std::vector<Assignment> assignments;
   {
     const std::lock_guard lock(mutex_);
@@ -187,10 +180,10 @@ void Pool::connection_up(Connection& connection) {
   }
   post(assignments);
   if (recovered) {
-    report(settings_.events.connection_restored);
+    observer_.connection_restored(settings_.target.host_description(connection.host()));
   }
   if (availability) {
-    report(settings_.events.availability_changed, *availability);
+    observer_.availability_changed(*availability);
   }
 }
 
@@ -202,7 +195,7 @@ void Pool::schema_ready() {
     availability = availability_change_locked();
   }
   if (availability) {
-    report(settings_.events.availability_changed, *availability);
+    observer_.availability_changed(*availability);
   }
 }
 
@@ -216,28 +209,70 @@ void Pool::connection_idle(Connection& connection) {
   post(assignments);
 }
 
-void Pool::connection_down(Connection& connection, const std::string& reason, bool was_up) {
+void Pool::connect_failed(Connection& connection, const std::string& reason, bool round_over) {
   Unanswered answers;
   std::optional<bool> availability;
+  bool closing = false;
   {
     const std::lock_guard lock(mutex_);
+    closing = closing_;
+    if (round_over && open_.empty() && !down_) {
+      no_connection_works_locked(answers);
+    }
+    availability = availability_change_locked();
+  }
+  answers.answer();
+  if (!closing) {
+    observer_.connect_failed(settings_.target.host_description(connection.host()), reason);
+  }
+  if (availability) {
+    observer_.availability_changed(*availability);
+  }
+}
+
+void Pool::connection_lost(Connection& connection, const std::string& reason, bool silent) {
+  Unanswered answers;
+  std::optional<bool> availability;
+  std::vector<Connection*> same_host;
+  bool closing = false;
+  {
+    const std::lock_guard lock(mutex_);
+    closing = closing_;
     if (std::erase(open_, &connection) > 0) {
       std::erase(idle_, &connection);
       report_pool_locked();
     }
     if (open_.empty() && !down_) {
-      // The last open connection is gone, or the first attempts fail: nothing serves the
-      // queued calls, and new ones fail at once until a connection is up again.
-      down_ = true;
-      take_all_locked(answers, "no database connection works");
+      no_connection_works_locked(answers);
+    }
+    if (silent && !closing_) {
+      // A server that stopped answering one connection answers none: its other connections
+      // would each wait out a deadline before trying the next host.
+      for (Connection* other : open_) {
+        if (other->host() == connection.host()) {
+          same_host.push_back(other);
+        }
+      }
     }
     availability = availability_change_locked();
   }
   answers.answer();
-  report(was_up ? settings_.events.connection_lost : settings_.events.connect_failed, reason);
-  if (availability) {
-    report(settings_.events.availability_changed, *availability);
+  for (Connection* other : same_host) {
+    other->loop().post([other] {
+      other->drop("another connection to this host heard nothing from it within the timeout");
+    });
   }
+  if (!closing) {
+    observer_.connection_lost(settings_.target.host_description(connection.host()), reason);
+  }
+  if (availability) {
+    observer_.availability_changed(*availability);
+  }
+}
+
+void Pool::no_connection_works_locked(Unanswered& answers) {
+  down_ = true;
+  take_all_locked(answers, "no database connection works");
 }
 
 Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
@@ -276,7 +311,7 @@ void Pool::take_all_locked(Unanswered& answers, const char* reason) {
 }
 
 void Pool::report_pool_locked() const {
-  report(settings_.events.pool_changed, open_.size(), open_.size() - idle_.size());
+  observer_.pool_changed(open_.size(), open_.size() - idle_.size());
 }
 
 void Pool::probe_locked(Clock::time_point now, std::vector<Assignment>& assignments) {
@@ -288,6 +323,7 @@ void Pool::probe_locked(Clock::time_point now, std::vector<Assignment>& assignme
              [this](const WorkResults& results) { probe_answered(results.has_value()); },
              now + probe_timeout};
   probe.queued_at = now;
+  probe.probe = true;
   reads_.push_front(std::move(probe));  // first in line: queued reads must not hide an answer
   dispatch_locked(assignments);
 }
@@ -302,7 +338,7 @@ void Pool::probe_answered(bool answered) {
     availability = availability_change_locked();
   }
   if (availability) {
-    report(settings_.events.availability_changed, *availability);
+    observer_.availability_changed(*availability);
   }
 }
 

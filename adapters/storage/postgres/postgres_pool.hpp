@@ -24,6 +24,7 @@
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
+#include "adapters/storage/postgres/postgres_observer.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
@@ -34,7 +35,7 @@ struct PoolSettings {
   ConnectTarget target;
   std::size_t size = 2;
   std::size_t loops = 1;
-  PostgresEvents events;
+  PostgresObserver* observer = &PostgresObserver::none();  // must outlive the pool
   // Whether the schema is known to be ready; else calls fail until schema_ready().
   bool schema_ready = false;
 };
@@ -72,7 +73,9 @@ class Pool final : public ConnectionHost {
   // ConnectionHost
   void connection_idle(Connection& connection) override;
   // ConnectionHost
-  void connection_down(Connection& connection, const std::string& reason, bool was_up) override;
+  void connect_failed(Connection& connection, const std::string& reason, bool round_over) override;
+  // ConnectionHost
+  void connection_lost(Connection& connection, const std::string& reason, bool silent) override;
 
  private:
   // Assignment: the works to post to an idle connection, and creates given up on meanwhile
@@ -89,6 +92,9 @@ class Pool final : public ConnectionHost {
     void answer();
   };
 
+  // no_connection_works_locked: the last open connection is gone, or the first attempts fail:
+  // nothing serves the queued calls, and new ones fail at once until a connection is up again.
+  void no_connection_works_locked(Unanswered& answers);
   // refusal_locked: why a new call fails at once, or null when it is taken.
   [[nodiscard]] const char* refusal_locked() const;
   void dispatch_locked(std::vector<Assignment>& assignments);
@@ -112,7 +118,8 @@ class Pool final : public ConnectionHost {
   std::deque<Work> reads_;
   std::vector<Connection*> idle_;
   std::vector<Connection*> open_;  // connected, set up, and counted as serving
-  BatchScheduler batches_{settings_.events};
+  PostgresObserver& observer_ = *settings_.observer;
+  BatchScheduler batches_{observer_};
   // When the first loop runs on_tick next at the latest: a wait for company ending sooner wakes it.
   Clock::time_point next_tick_ = Clock::time_point::max();
   // No connection is open and the latest attempt failed: calls fail at once. False while the
@@ -126,7 +133,7 @@ class Pool final : public ConnectionHost {
   bool reported_available_ = false;
   bool closing_ = false;
   // Batches whose COMMIT's answer was lost; those that did not commit come back through create().
-  CommitResolver resolver_{settings_.target, settings_.events,
+  CommitResolver resolver_{settings_.target, observer_,
                            [this](PendingCreate create) { this->create(std::move(create)); }};
   std::vector<std::unique_ptr<EventLoop>> loops_;
   std::vector<std::unique_ptr<Connection>> connections_;

@@ -2,30 +2,24 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
 
-// The primary's position, and the replica's in a statement of its own before the read: a read
-// committed transaction (whatever the server's default) takes a snapshot per statement, so the
-// read's snapshot comes after the position it is checked against.
-constexpr const char* flush_position_sql = "SELECT pg_current_wal_flush_lsn()";
+// The replica's position (and, until it is trusted, its history) in a statement of its own before
+// the read: a read committed transaction (whatever the server's default) takes a snapshot per
+// statement, so the read's snapshot comes after the position it is checked against.
 constexpr const char* begin_sql = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY";
-constexpr const char* replay_position_sql = "SELECT pg_last_wal_replay_lsn()";
 constexpr const char* commit_sql = "COMMIT";
 constexpr std::size_t statements_before_read = 2;  // BEGIN and the replay position
+constexpr std::size_t replay_statement = 1;
 
 // How long a position query may take: past it, its reads go to the primary.
 constexpr std::chrono::milliseconds position_timeout{1000};
-
-template <class Event, class... Args>
-void report(const Event& event, Args&&... args) {
-  if (event) {
-    event(std::forward<Args>(args)...);
-  }
-}
 
 // first_lsn: the position in the first row of `result`, if it holds one (NULL does not).
 std::optional<Lsn> first_lsn(const PGresult* result) {
@@ -35,35 +29,62 @@ std::optional<Lsn> first_lsn(const PGresult* result) {
   return parse_lsn(PQgetvalue(result, 0, 0));
 }
 
-// replica_events: a replica's pool reports only its connections' changes, for the log; its
-// availability is no part of readiness.
-PostgresEvents replica_events(const PostgresEvents& events, const std::string& description) {
-  PostgresEvents own;
-  if (events.replica_changed) {
-    const auto changed = events.replica_changed;
-    own.connect_failed = [changed, description](std::string_view reason) {
-      changed(description, reason);
-    };
-    own.connection_lost = own.connect_failed;
-    own.connection_restored = [changed, description] { changed(description, ""); };
-  }
-  return own;
-}
-
 }  // namespace
 
+// PoolWatcher: a replica's pool reports its connections' changes, for the log and so that the
+// replica proves its history again; its availability is no part of readiness.
+class ReplicaReads::PoolWatcher final : public PostgresObserver {
+ public:
+  PoolWatcher(ReplicaReads& reads, std::size_t index, std::string description)
+      : reads_(reads), index_(index), description_(std::move(description)) {}
+
+  // PostgresObserver
+  void connect_failed(std::string_view /*host*/, std::string_view reason) override {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(description_, reason);
+  }
+  // PostgresObserver
+  void connection_lost(std::string_view /*host*/, std::string_view reason) override {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(description_, reason);
+  }
+  // PostgresObserver
+  void connection_restored(std::string_view /*host*/) override {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(description_, "");
+  }
+  // PostgresObserver: a new connection, made for the first time, is a change too.
+  void pool_changed(std::size_t open, std::size_t /*in_use*/) override {
+    if (open != open_) {
+      open_ = open;
+      reads_.connections_changed(index_);
+    }
+  }
+
+ private:
+  ReplicaReads& reads_;
+  std::size_t index_;
+  std::string description_;
+  std::size_t open_ = 0;  // only ever read and written under the pool's lock
+};
+
 ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
-                           std::size_t pool_size, const PostgresEvents& events)
-    : primary_(primary), events_(events) {
-  for (auto& replica : replicas) {
+                           std::size_t pool_size, PostgresObserver& observer)
+    : primary_(primary), observer_(observer) {
+  // Every replica is in place before the first pool starts, since a pool reports at once.
+  replicas_.resize(replicas.size());
+  for (std::size_t i = 0; i < replicas.size(); ++i) {
+    replicas_[i].description = replicas[i].description;
+    replicas_[i].watcher = std::make_unique<PoolWatcher>(*this, i, replicas[i].description);
+  }
+  for (std::size_t i = 0; i < replicas.size(); ++i) {
     PoolSettings settings;
-    settings.target = std::move(replica.target);
+    settings.target = std::move(replicas[i].target);
     settings.size = std::max<std::size_t>(1, pool_size);
     settings.loops = std::min<std::size_t>(settings.size, 2);
-    settings.events = replica_events(events, replica.description);
+    settings.observer = replicas_[i].watcher.get();
     settings.schema_ready = true;  // the primary's schema, replicated
-    replicas_.push_back(
-        Replica{std::make_unique<Pool>(std::move(settings)), std::move(replica.description)});
+    replicas_[i].pool = std::make_unique<Pool>(std::move(settings));
   }
 }
 
@@ -81,7 +102,7 @@ void ReplicaReads::read(Work work) {
   bool usable = false;
   {
     const std::lock_guard lock(mutex_);
-    usable = pick_locked(Clock::now(), reason) >= 0;
+    usable = usable_locked(Clock::now(), reason);
   }
   if (usable) {
     gathering_.join(std::move(work));
@@ -90,94 +111,120 @@ void ReplicaReads::read(Work work) {
   }
 }
 
+const char* ReplicaReads::why_unusable(const Replica& replica, Clock::time_point now) {
+  if (now < replica.down_until) {
+    return "replica_down";
+  }
+  return now < replica.lagging_until ? "replica_lagging" : nullptr;
+}
+
+bool ReplicaReads::usable_locked(Clock::time_point now, const char*& reason) const {
+  for (const auto& replica : replicas_) {
+    const char* why = why_unusable(replica, now);
+    if (why == nullptr) {
+      return true;
+    }
+    reason = reason == std::string_view("replica_down") ? reason : why;  // down says more
+  }
+  return false;
+}
+
 int ReplicaReads::pick_locked(Clock::time_point now, const char*& reason) {
+  // Round robin over the usable ones: each pick moves the start on by one.
   for (std::size_t tried = 0; tried < replicas_.size(); ++tried) {
     const std::size_t index = next_++ % replicas_.size();
-    const auto& replica = replicas_[index];
-    if (now < replica.down_until) {
-      reason = "replica_down";
-    } else if (now < replica.lagging_until) {
-      reason = reason == std::string_view("replica_down") ? reason : "replica_lagging";
-    } else {
+    const char* why = why_unusable(replicas_[index], now);
+    if (why == nullptr) {
       return static_cast<int>(index);
     }
+    reason = reason == std::string_view("replica_down") ? reason : why;
   }
   return -1;
 }
 
 void ReplicaReads::query_position() {
-  report(events_.position_queried);
-  primary_.read(Work{{Statement{flush_position_sql, {}}},
+  observer_.position_queried();
+  primary_.read(Work{{Statement{position_sql, {}}},
                      [this](const WorkResults& results) { position_answered(results); },
                      Clock::now() + position_timeout});
 }
 
 void ReplicaReads::position_answered(const WorkResults& results) {
-  const auto required = results ? first_lsn((*results)[0].get()) : std::nullopt;
+  const auto decoded = results ? decode_position((*results)[0].get()) : std::nullopt;
+  const auto required =
+      decoded ? std::make_shared<const PrimaryPosition>(std::move(*decoded)) : nullptr;
   auto waiters = gathering_.answered();
   const auto catch_up_until = Clock::now() + max_catch_up;
   for (auto& work : waiters) {
     if (required) {
-      to_replica(std::move(work), *required, catch_up_until);
+      to_replica(std::move(work), required, catch_up_until);
     } else {
       to_primary(std::move(work), "position_unknown");
     }
   }
 }
 
-void ReplicaReads::to_replica(Work work, Lsn required, Clock::time_point catch_up_until) {
+void ReplicaReads::to_replica(Work work, Required required, Clock::time_point catch_up_until) {
   const auto now = Clock::now();
   const char* reason = "no_replica";
-  int picked = -1;
+  Attempt attempt{0, std::move(required), catch_up_until, false, 0};
   {
     const std::lock_guard lock(mutex_);
-    picked = pick_locked(now, reason);
+    const int picked = pick_locked(now, reason);
+    if (picked >= 0) {
+      attempt.index = static_cast<std::size_t>(picked);
+      const auto& replica = replicas_[attempt.index];
+      attempt.proving = replica.trusted_for != attempt.required->history;
+      attempt.connections = replica.connections;
+    } else {
+      attempt.index = replicas_.size();
+    }
   }
-  if (picked < 0) {
+  if (attempt.index == replicas_.size()) {
     to_primary(std::move(work), reason);
     return;
   }
-  const auto index = static_cast<std::size_t>(picked);
-  Work attempt;
-  attempt.statements.reserve(work.statements.size() + statements_before_read + 1);
-  attempt.statements.push_back(Statement{begin_sql, {}});
-  attempt.statements.push_back(Statement{replay_position_sql, {}});
-  attempt.statements.insert(attempt.statements.end(), work.statements.begin(),
-                            work.statements.end());
-  attempt.statements.push_back(Statement{commit_sql, {}});
+  Work sent;
+  sent.statements.reserve(work.statements.size() + statements_before_read + 1);
+  sent.statements.push_back(Statement{begin_sql, {}});
+  sent.statements.push_back(Statement{attempt.proving ? proving_replay_sql : replay_sql, {}});
+  sent.statements.insert(sent.statements.end(), work.statements.begin(), work.statements.end());
+  sent.statements.push_back(Statement{commit_sql, {}});
   const auto left = std::max(work.deadline - now, Clock::duration::zero());
-  attempt.deadline = now + std::min<Clock::duration>(left / 2, most_replica_wait);
-  attempt.finish = [this, index, required, catch_up_until,
-                    work = std::move(work)](WorkResults results) mutable {
-    replica_answered(index, std::move(work), required, catch_up_until, std::move(results));
+  sent.deadline = now + std::min<Clock::duration>(left / 2, most_replica_wait);
+  auto& pool = *replicas_[attempt.index].pool;
+  sent.finish = [this, attempt = std::move(attempt),
+                 work = std::move(work)](WorkResults results) mutable {
+    replica_answered(std::move(work), attempt, std::move(results));
   };
-  replicas_[index].pool->read(std::move(attempt));
+  pool.read(std::move(sent));
 }
 
-void ReplicaReads::replica_answered(std::size_t index, Work work, Lsn required,
-                                    Clock::time_point catch_up_until, WorkResults results) {
-  const auto verdict = results ? judge_replica(first_lsn((*results)[1].get()), required)
-                               : ReplicaVerdict::not_standby;
+void ReplicaReads::replica_answered(Work work, const Attempt& attempt, WorkResults results) {
+  const PGresult* replay = results ? (*results)[replay_statement].get() : nullptr;
+  const bool trusted = results && (!attempt.proving || proved(attempt, replay));
+  const auto verdict = !trusted ? ReplicaVerdict::not_standby
+                                : judge_replica(first_lsn(replay), attempt.required->flush);
   if (verdict == ReplicaVerdict::fresh) {
     auto& all = *results;
     const auto first = all.begin() + statements_before_read;
     std::vector<ResultPtr> own(
         std::make_move_iterator(first),
         std::make_move_iterator(first + static_cast<std::ptrdiff_t>(work.statements.size())));
-    report(events_.read_served, true, "");
+    observer_.read_served(true, "");
     work.finish(std::move(own));
     return;
   }
   const auto now = Clock::now();
-  if (verdict == ReplicaVerdict::lagging && now < catch_up_until && now < work.deadline) {
-    to_replica(std::move(work), required, catch_up_until);  // it replays as we ask again
+  if (verdict == ReplicaVerdict::lagging && now < attempt.catch_up_until && now < work.deadline) {
+    to_replica(std::move(work), attempt.required, attempt.catch_up_until);  // it replays meanwhile
     return;
   }
   // A read that ran out of its own time says nothing about the replica: only the primary's
   // answer (unavailable by now) remains.
   if (now < work.deadline) {
     const std::lock_guard lock(mutex_);
-    auto& replica = replicas_[index];
+    auto& replica = replicas_[attempt.index];
     (verdict == ReplicaVerdict::lagging ? replica.lagging_until : replica.down_until) =
         now + (verdict == ReplicaVerdict::lagging ? lagging_pause : down_pause);
   }
@@ -185,8 +232,51 @@ void ReplicaReads::replica_answered(std::size_t index, Work work, Lsn required,
              verdict == ReplicaVerdict::lagging ? "replica_lagging" : "replica_down");
 }
 
+bool ReplicaReads::proved(const Attempt& attempt, const PGresult* facts) {
+  const auto decoded = decode_replica_facts(facts);
+  const auto judgement =
+      decoded ? judge_history(*decoded, attempt.required->history)
+              : ReplicaJudgement{ReplicaRefusal::other_cluster,
+                                 "its identity could not be read (the role may not read "
+                                 "pg_control_system(), or the answer had another shape)"};
+  bool report_refusal = false;
+  bool report_trust = false;
+  {
+    const std::lock_guard lock(mutex_);
+    auto& replica = replicas_[attempt.index];
+    if (replica.connections != attempt.connections) {
+      return !judgement.refusal;  // its connections changed meanwhile: this answer proves no more
+    }
+    if (judgement.refusal) {
+      report_refusal = replica.refused != judgement.refusal;
+      replica.refused = judgement.refusal;
+      replica.trusted_for.reset();
+    } else {
+      report_trust = replica.refused.has_value() || !replica.trusted_for;
+      replica.refused.reset();
+      replica.trusted_for = attempt.required->history;
+    }
+  }
+  const auto& description = replicas_[attempt.index].description;
+  if (report_refusal) {
+    observer_.replica_refused(description, *judgement.refusal, judgement.detail);
+  }
+  if (report_trust) {
+    observer_.replica_trusted(description);
+  }
+  return !judgement.refusal;
+}
+
+void ReplicaReads::connections_changed(std::size_t index) {
+  const std::lock_guard lock(mutex_);
+  if (index < replicas_.size()) {
+    ++replicas_[index].connections;
+    replicas_[index].trusted_for.reset();
+  }
+}
+
 void ReplicaReads::to_primary(Work work, const char* reason) {
-  report(events_.read_served, false, reason);
+  observer_.read_served(false, reason);
   primary_.read(std::move(work));
 }
 

@@ -1,18 +1,23 @@
 #pragma once
 // ReplicaReads: routes the repository's gets and lists to replicas when that keeps them fresh
 // (postgres_freshness.hpp), else to the primary. Each read joins a batch waiting for the
-// primary's flushed WAL position (one query per batch, gathered by PositionGathering); then one
-// pipeline on a replica checks the replica's replay position in a statement before the read's
-// own (so before its snapshot) and reads. A replica behind is asked again for a moment
-// (max_catch_up), then the primary serves; a replica that fails (down, silent, not a standby) is
+// primary's flushed WAL position and history (one query per batch, gathered by
+// PositionGathering); then one pipeline on a replica checks the replica's replay position in a
+// statement before the read's own (so before its snapshot) and reads. A replica serves only once
+// it has proved that it replays the primary's history (postgres_replica_proof.hpp): the check
+// rides in that statement until it passes, and is asked again after any change of the replica's
+// connections or of the primary's history. A replica behind is asked again for a moment
+// (max_catch_up), then the primary serves; a replica that fails (down, silent) or is refused is
 // left alone for down_pause, one that could not catch up for lagging_pause, and meanwhile its
 // reads go straight to the primary. Thread-safe; answers run on the adapter's loop threads (and
 // position queries are sent from the gathering's timer thread too).
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +25,7 @@
 #include "adapters/storage/postgres/postgres_freshness.hpp"
 #include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_position_gathering.hpp"
+#include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
@@ -48,9 +54,10 @@ class ReplicaReads {
   static constexpr std::size_t gather_enough = 16;
   static constexpr std::chrono::microseconds gather_window{1000};
 
-  // `primary` must outlive this. Each replica gets a pool of `pool_size` connections.
+  // `primary` and `observer` must outlive this. Each replica gets a pool of `pool_size`
+  // connections.
   ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas, std::size_t pool_size,
-               const PostgresEvents& events);
+               PostgresObserver& observer);
   ReplicaReads(const ReplicaReads&) = delete;
   ReplicaReads& operator=(const ReplicaReads&) = delete;
   ~ReplicaReads();  // close()s
@@ -63,24 +70,48 @@ class ReplicaReads {
   void close();
 
  private:
+  class PoolWatcher;  // a replica's pool's observer: its connections' changes
   struct Replica {
+    std::unique_ptr<PoolWatcher> watcher;
     std::unique_ptr<Pool> pool;
     std::string description;
     Clock::time_point down_until{};
     Clock::time_point lagging_until{};
+    // The history the replica proved it replays, valid while `connections` has not moved since
+    // (every change of its connections moves it: a server behind the address may have changed).
+    std::optional<ServerHistory> trusted_for;
+    std::uint64_t connections = 0;
+    std::optional<ReplicaRefusal> refused;  // the refusal last reported, until trusted again
+  };
+  // Attempt: what one read on a replica checks.
+  // (The position is shared by the reads of its batch.)
+  using Required = std::shared_ptr<const PrimaryPosition>;
+  struct Attempt {
+    std::size_t index = 0;
+    Required required;
+    Clock::time_point catch_up_until;
+    bool proving = false;  // the replica's history is checked too
+    std::uint64_t connections = 0;
   };
 
+  // why_unusable: null when `replica` may be tried at `now`, else why not.
+  [[nodiscard]] static const char* why_unusable(const Replica& replica, Clock::time_point now);
+  // usable_locked: whether some replica is usable now, else false with the reason none is.
+  [[nodiscard]] bool usable_locked(Clock::time_point now, const char*& reason) const;
   // pick_locked: a replica usable now (round robin), or -1 with the reason none is.
   [[nodiscard]] int pick_locked(Clock::time_point now, const char*& reason);
   void query_position();
   void position_answered(const WorkResults& results);
-  void to_replica(Work work, Lsn required, Clock::time_point catch_up_until);
-  void replica_answered(std::size_t index, Work work, Lsn required,
-                        Clock::time_point catch_up_until, WorkResults results);
+  void to_replica(Work work, Required required, Clock::time_point catch_up_until);
+  void replica_answered(Work work, const Attempt& attempt, WorkResults results);
+  // proved: whether the replica's answer proves the history the attempt requires (recording
+  // either verdict); refusals are reported once.
+  [[nodiscard]] bool proved(const Attempt& attempt, const PGresult* facts);
+  void connections_changed(std::size_t index);
   void to_primary(Work work, const char* reason);
 
   Pool& primary_;
-  const PostgresEvents events_;
+  PostgresObserver& observer_;
   std::mutex mutex_;
   std::vector<Replica> replicas_;
   std::size_t next_ = 0;

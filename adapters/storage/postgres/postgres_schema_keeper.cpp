@@ -10,10 +10,10 @@
 
 namespace petstore::adapters::storage::postgres {
 
-SchemaKeeper::SchemaKeeper(const ConnectTarget& target, const PostgresEvents& events,
+SchemaKeeper::SchemaKeeper(const ConnectTarget& target, PostgresObserver& observer,
                            std::function<void()> ready)
     : target_(target),
-      events_(events),
+      observer_(observer),
       ready_(std::move(ready)),
       thread_([this](const std::stop_token& stop) { run(stop); }) {}
 
@@ -41,16 +41,14 @@ void SchemaKeeper::run(const std::stop_token& stop) {
     }
     const auto& reason = attempt.error().message;
     if (attempt.error().code != domain::ErrorCode::unavailable) {
-      if (reason != last_refusal && events_.schema_refused) {
-        events_.schema_refused(reason);
+      if (reason != last_refusal) {
+        observer_.schema_refused(reason);
       }
       last_refusal = reason;
       pause = longest_pause;
       continue;
     }
-    if (events_.connect_failed) {
-      events_.connect_failed(reason);
-    }
+    observer_.connect_failed(target_.description, reason);
     pause = std::min(pause * 2, longest_pause);
   }
 }

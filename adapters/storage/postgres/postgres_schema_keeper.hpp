@@ -11,14 +11,14 @@
 #include <thread>
 
 #include "adapters/storage/postgres/postgres_connection.hpp"
-#include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_observer.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
 class SchemaKeeper {
  public:
-  // `target` and `events` must outlive the keeper; `ready` runs on its thread.
-  SchemaKeeper(const ConnectTarget& target, const PostgresEvents& events,
+  // `target` and `observer` must outlive the keeper; `ready` runs on its thread.
+  SchemaKeeper(const ConnectTarget& target, PostgresObserver& observer,
                std::function<void()> ready);
   SchemaKeeper(const SchemaKeeper&) = delete;
   SchemaKeeper& operator=(const SchemaKeeper&) = delete;
@@ -31,7 +31,7 @@ class SchemaKeeper {
   void run(const std::stop_token& stop);
 
   const ConnectTarget& target_;
-  const PostgresEvents& events_;
+  PostgresObserver& observer_;
   std::function<void()> ready_;
   std::jthread thread_;  // last: started once the rest is set
 };

@@ -36,15 +36,48 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
     return domain::make_error(ErrorCode::internal, "",
                               "a blocking database session was opened on a poll loop's thread");
   }
-  BlockingSession session(start_connect(target), target, deadline, std::move(stop));
+  // Each host on its own, in the URL's order, each within the host timeout (or the whole time,
+  // when less): a host that hangs must not use up the time of the hosts after it. The time spent
+  // on hosts that failed is not the session's: its statements then get the whole time again.
+  const auto budget = std::max(deadline - Clock::now(), Clock::duration::zero());
+  const auto per_host = std::min<Clock::duration>(target.host_timeout, budget);
+  std::string failures;
+  for (std::size_t host = 0; host < target.host_count(); ++host) {
+    auto session = connect_host(target, host, Clock::now() + per_host, stop);
+    if (session) {
+      session->deadline_ =
+          bounds == Bounds::connect_only ? Clock::time_point::max() : Clock::now() + budget;
+      if (bounds == Bounds::whole_session) {
+        if (auto bounded = session->bound_on_server(); !bounded) {
+          return bounded.error();
+        }
+      }
+      return session;
+    }
+    const auto& why = session.error().message;
+    failures += (failures.empty() ? "" : "; ") +
+                (target.host_count() > 1 ? target.host_description(host) + ": " : "") + why;
+    if (stop.stop_requested()) {
+      break;
+    }
+  }
+  return domain::make_error(ErrorCode::unavailable, "",
+                            "cannot connect to the database: " + failures);
+}
+
+domain::Result<BlockingSession> BlockingSession::connect_host(const ConnectTarget& target,
+                                                              std::size_t host,
+                                                              Clock::time_point deadline,
+                                                              std::stop_token stop) {
+  BlockingSession session(start_connect(target, host), target, deadline, std::move(stop));
   PGconn* conn = session.get();
   if (conn == nullptr || PQstatus(conn) == CONNECTION_BAD) {
-    return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
+    return session.unavailable(libpq_message(conn, target));
   }
   // As libpq asks: poll as if PQconnectPoll had said "writing".
   for (auto status = PGRES_POLLING_WRITING; status != PGRES_POLLING_OK;) {
     if (status == PGRES_POLLING_FAILED) {
-      return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
+      return session.unavailable(libpq_message(conn, target));
     }
     if (auto ready = session.await(status == PGRES_POLLING_WRITING ? POLLOUT : POLLIN); !ready) {
       return ready.error();
@@ -52,20 +85,20 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
     status = PQconnectPoll(conn);
   }
   if (PQsetnonblocking(conn, 1) != 0) {
-    return session.unavailable("cannot connect to the database: " + libpq_message(conn, target));
+    return session.unavailable(libpq_message(conn, target));
   }
-  if (bounds == Bounds::connect_only) {
-    session.deadline_ = Clock::time_point::max();
-    return session;
-  }
-  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+  return session;
+}
+
+domain::Result<void> BlockingSession::bound_on_server() {
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_ - Clock::now());
   const std::string server_bounds =
       "SET statement_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count())) +
       "; SET lock_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count()));
-  if (auto bounded = session.run(server_bounds.c_str()); !bounded) {
+  if (auto bounded = run(server_bounds.c_str()); !bounded) {
     return bounded.error();
   }
-  return session;
+  return {};
 }
 
 domain::Result<ResultPtr> BlockingSession::run(const char* sql) {

@@ -7,6 +7,7 @@
 // or answer in time (try again later), internal when it refused a statement.
 
 #include <chrono>
+#include <cstddef>
 #include <libpq-fe.h>
 #include <optional>
 #include <stop_token>
@@ -29,8 +30,11 @@ class BlockingSession {
   // deadline fits), until a stop.
   enum class Bounds { whole_session, connect_only };
 
-  // open: connects within `deadline`. Errors: internal on a poll loop's thread (a bug: that
-  // thread serves every call of its connections and must never wait), else as above.
+  // open: connects, trying the target's hosts in order, each within its host_timeout (or the time
+  // to `deadline`, when less); once connected, its steps get that whole time again, so that hosts
+  // that failed first cost the session nothing but their own timeouts. Errors: internal on a poll
+  // loop's thread (a bug: that thread serves every call of its connections and must never wait),
+  // else as above.
   [[nodiscard]] static domain::Result<BlockingSession> open(const ConnectTarget& target,
                                                             Clock::time_point deadline,
                                                             std::stop_token stop,
@@ -49,6 +53,13 @@ class BlockingSession {
  private:
   BlockingSession(ConnPtr conn, const ConnectTarget& target, Clock::time_point deadline,
                   std::stop_token stop);
+  // connect_host: a session on the target's `host`-th host, connected within `deadline`.
+  [[nodiscard]] static domain::Result<BlockingSession> connect_host(const ConnectTarget& target,
+                                                                    std::size_t host,
+                                                                    Clock::time_point deadline,
+                                                                    std::stop_token stop);
+  // bound_on_server: statement_timeout and lock_timeout set to what is left of the deadline.
+  [[nodiscard]] domain::Result<void> bound_on_server();
   // await: until the socket has one of poll(2)'s `events`, the deadline passes or a stop comes.
   [[nodiscard]] domain::Result<void> await(short events) const;
   [[nodiscard]] domain::Error unavailable(const std::string& why) const;

@@ -1,8 +1,10 @@
 #include "adapters/storage/postgres/postgres_target.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <system_error>
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
@@ -27,19 +29,19 @@ std::string describe(const std::string& user, const std::string& host, const std
 }
 
 // hosts_of: each host with its port (one port for all, or one each, as libpq pairs them).
-std::vector<OneHost> hosts_of(const std::string& user, const std::string& host_list,
-                              const std::string& hostaddr_list, const std::string& port_list,
-                              const std::string& dbname) {
+std::vector<TargetHost> hosts_of(const std::string& user, const std::string& host_list,
+                                 const std::string& hostaddr_list, const std::string& port_list,
+                                 const std::string& dbname) {
   const auto hosts = split(host_list);
   const auto addresses = split(hostaddr_list);
   const auto ports = split(port_list);
   const std::size_t count = std::max(hosts.size(), addresses.size());
-  std::vector<OneHost> result;
+  std::vector<TargetHost> result;
   for (std::size_t i = 0; i < count && (!host_list.empty() || !hostaddr_list.empty()); ++i) {
     const auto pick = [i](const std::vector<std::string>& items) {
       return items.size() == 1 ? items.front() : (i < items.size() ? items[i] : std::string());
     };
-    OneHost one;
+    TargetHost one;
     for (const auto& [keyword, value] :
          {std::pair{"host", pick(hosts)}, std::pair{"hostaddr", pick(addresses)},
           std::pair{"port", pick(ports)}}) {
@@ -88,6 +90,16 @@ domain::Result<ParsedUrl> parse_url(const std::string& url, std::string_view fla
       dbname = value;
     } else if (keyword == "password") {
       parsed.password = value;
+    } else if (keyword == "connect_timeout" && !value.empty()) {
+      // libpq's own reading: an integer, where 1 counts as 2 and 0 or less as none.
+      long seconds = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+      if (error != std::errc{} || end != value.data() + value.size()) {
+        return domain::invalid_argument(
+            "database_url",
+            std::string(flag) + " has a connect_timeout that is not a whole number");
+      }
+      parsed.connect_timeout_seconds = seconds <= 0 ? 0 : std::max(seconds, 2L);
     }
   }
   parsed.description = describe(user, host.empty() ? hostaddr : host, port, dbname);
@@ -95,20 +107,28 @@ domain::Result<ParsedUrl> parse_url(const std::string& url, std::string_view fla
   return parsed;
 }
 
-ConnectTarget target_for(const PostgresOptions& options, std::string password,
-                         const std::string* url, const OneHost* host) {
-  const auto seconds = std::max<std::int64_t>(
-      2, std::chrono::ceil<std::chrono::seconds>(options.call_timeout).count());
+ConnectTarget target_for(const PostgresOptions& options, ParsedUrl parsed, const std::string* url) {
+  const std::chrono::milliseconds host_timeout =
+      parsed.connect_timeout_seconds > 0 ? std::chrono::seconds(parsed.connect_timeout_seconds)
+                                         : default_host_timeout;
+  const auto seconds = std::chrono::ceil<std::chrono::seconds>(host_timeout).count();
   // Keywords after "dbname" override the URL's; connect_timeout before it yields to the URL.
-  ConnectTarget target{
+  return ConnectTarget{
       {"connect_timeout", "dbname", "client_encoding", "fallback_application_name"},
       {std::to_string(seconds), url != nullptr ? *url : options.database_url, "UTF8", "petstore"},
-      std::move(password),
-      options.call_timeout};
-  if (host != nullptr) {
-    target.keywords.insert(target.keywords.end(), host->keywords.begin(), host->keywords.end());
-    target.values.insert(target.values.end(), host->values.begin(), host->values.end());
-  }
+      std::move(parsed.hosts),
+      std::move(parsed.description),
+      std::move(parsed.password),
+      options.call_timeout,
+      host_timeout};
+}
+
+ConnectTarget replica_target_for(const PostgresOptions& options, const ParsedUrl& parsed,
+                                 const TargetHost& host) {
+  ParsedUrl one{host.description, parsed.password, {host}, parsed.connect_timeout_seconds};
+  auto target = target_for(options, std::move(one), &options.read_url);
+  target.keywords.emplace_back("target_session_attrs");
+  target.values.emplace_back("any");
   return target;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // The database URL as the adapter uses it: parsed by libpq (never echoed, since it may hold the
-// password), described for logs without the password, and turned into a ConnectTarget. Shared by
-// the repository and the archive. A multi-host read URL is split into one target per host, so
-// that each replica is a pool of its own.
+// password), described for logs without the password, and turned into a ConnectTarget whose
+// hosts are tried one by one. Shared by the repository and the archive. A multi-host read URL is
+// split into one target per host, so that each replica is a pool of its own.
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,17 +15,13 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// OneHost: one host of a (possibly multi-host) URL, as libpq keywords that override the URL's.
-struct OneHost {
-  std::vector<std::string> keywords;  // "host", and "port" / "hostaddr" when the URL has them
-  std::vector<std::string> values;
-  std::string description;  // "user@host:port/dbname"
-};
-
 struct ParsedUrl {
-  std::string description;     // "user@host:port/dbname" (every host, comma-separated)
-  std::string password;        // empty when the URL has none
-  std::vector<OneHost> hosts;  // one per host; empty when the URL names none (libpq's default)
+  std::string description;        // "user@host:port/dbname" (every host, comma-separated)
+  std::string password;           // empty when the URL has none
+  std::vector<TargetHost> hosts;  // one per host; empty when the URL names none (libpq's default)
+  // The URL's connect_timeout in seconds, as libpq reads it (below 2 counts as 2); 0 when the URL
+  // sets none, or 0, which libpq takes as "wait for ever" and the adapter never does.
+  long connect_timeout_seconds = 0;
 };
 
 // parse_url: invalid_argument when libpq cannot parse `url` (the message names `flag` and does
@@ -32,10 +29,20 @@ struct ParsedUrl {
 [[nodiscard]] domain::Result<ParsedUrl> parse_url(const std::string& url,
                                                   std::string_view flag = "--database-url");
 
-// target_for: how to connect to `url` (by default options.database_url), keeping `password` out
-// of messages; `host` (from parse_url) narrows a multi-host URL to one of its hosts.
-[[nodiscard]] ConnectTarget target_for(const PostgresOptions& options, std::string password,
-                                       const std::string* url = nullptr,
-                                       const OneHost* host = nullptr);
+// default_host_timeout: how long one host's connect attempt may take when the URL sets no
+// connect_timeout.
+inline constexpr std::chrono::milliseconds default_host_timeout{2000};
+
+// target_for: how to connect to `url` (by default options.database_url), every host of it tried
+// in turn, keeping its password out of messages.
+[[nodiscard]] ConnectTarget target_for(const PostgresOptions& options, ParsedUrl parsed,
+                                       const std::string* url = nullptr);
+
+// replica_target_for: how to connect to one host of the read URL, whatever its
+// target_session_attrs says: whether the host is a replica of the primary's history is checked
+// on each connection (postgres_replica_proof.hpp), so that a primary listed there is told apart
+// from a failure.
+[[nodiscard]] ConnectTarget replica_target_for(const PostgresOptions& options,
+                                               const ParsedUrl& parsed, const TargetHost& host);
 
 }  // namespace petstore::adapters::storage::postgres

@@ -42,6 +42,9 @@ struct Work {
   // A create batch, which ends in its own COMMIT: timed as a commit, frees the writer slot, and
   // is done once the COMMIT's answer is in, even if the sync's is lost.
   bool is_commit = false;
+  // A probe (SELECT 1, first in line): one unanswered past its deadline means the server has
+  // stopped answering, not that a statement is slow (Pool drops the host's other connections).
+  bool probe = false;
   // For a commit work: runs instead of finish when the connection is lost with the work sent and
   // its COMMIT unanswered (it may have committed); it answers the work's callers itself, and
   // finish is then dropped. Empty: finish gets unavailable.

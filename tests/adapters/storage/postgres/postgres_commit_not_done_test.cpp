@@ -18,6 +18,7 @@
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
+#include "support/postgres_hooks.hpp"
 #include "support/postgres_probe.hpp"
 #include "support/postgres_server.hpp"
 
@@ -32,10 +33,12 @@ TEST(PostgresCommitNotDone, ABatchWhoseTransactionAbortedIsSentAgainAndStoredOnc
   std::vector<std::string> resolved;
   adapters::storage::postgres::PostgresOptions options;
   options.database_url = shared_postgres_server().url(database);
-  options.events.commit_resolved = [&](std::string_view outcome, std::size_t, std::string_view) {
+  auto hooks = std::make_shared<PostgresHooks>();
+  hooks->on_resolved = [&](std::string_view outcome) {
     const std::lock_guard lock(mutex);
     resolved.emplace_back(outcome);
   };
+  options.observer = hooks;
   const auto repository =
       adapters::storage::postgres::make_postgres_pet_repository(options).value();
   ASSERT_TRUE(create_pet(*repository, new_pet("First")).has_value());

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <libpq-fe.h>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
+#include "support/postgres_hooks.hpp"
 #include "support/postgres_probe.hpp"
 #include "support/postgres_server.hpp"
 
@@ -53,10 +55,12 @@ TEST(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsR
   adapters::storage::postgres::PostgresOptions options;
   options.database_url = server.url(database);
   options.call_timeout = 3000ms;
-  options.events.commit_resolved = [&](std::string_view outcome, std::size_t, std::string_view) {
+  auto hooks = std::make_shared<PostgresHooks>();
+  hooks->on_resolved = [&](std::string_view outcome) {
     const std::lock_guard lock(mutex);
     resolved.emplace_back(outcome);
   };
+  options.observer = hooks;
   const auto repository =
       adapters::storage::postgres::make_postgres_pet_repository(options).value();
   ASSERT_TRUE(create_pet(*repository, new_pet("First")).has_value());

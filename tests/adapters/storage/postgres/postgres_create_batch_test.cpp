@@ -20,6 +20,7 @@
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 #include "support/commit_gate.hpp"
+#include "support/postgres_hooks.hpp"
 #include "support/postgres_server.hpp"
 
 namespace petstore::tests {
@@ -32,7 +33,9 @@ std::unique_ptr<ports::PetRepository> open_repository(const std::string& url,
   adapters::storage::postgres::PostgresOptions options;
   options.database_url = url;
   if (gate != nullptr) {
-    options.events.commit_finished = gate->hook();
+    auto hooks = std::make_shared<PostgresHooks>();
+    hooks->on_commit = gate->hook();
+    options.observer = hooks;
   }
   return adapters::storage::postgres::make_postgres_pet_repository(options).value();
 }

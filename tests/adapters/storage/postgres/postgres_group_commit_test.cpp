@@ -19,6 +19,7 @@
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 #include "support/commit_gate.hpp"
+#include "support/postgres_hooks.hpp"
 #include "support/postgres_server.hpp"
 
 namespace petstore::tests {
@@ -29,7 +30,9 @@ std::unique_ptr<ports::PetRepository> open_gated(CommitGate& gate) {
   auto& server = shared_postgres_server();
   adapters::storage::postgres::PostgresOptions options;
   options.database_url = server.url(server.create_database());
-  options.events.commit_finished = gate.hook();
+  auto hooks = std::make_shared<PostgresHooks>();
+  hooks->on_commit = gate.hook();
+  options.observer = hooks;
   return adapters::storage::postgres::make_postgres_pet_repository(options).value();
 }
 

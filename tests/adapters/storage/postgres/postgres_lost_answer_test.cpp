@@ -23,6 +23,7 @@
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 #include "support/postgres_cutting_proxy.hpp"
+#include "support/postgres_hooks.hpp"
 #include "support/postgres_server.hpp"
 
 namespace petstore::tests {
@@ -52,14 +53,15 @@ class PostgresLostAnswer : public testing::Test {
     adapters::storage::postgres::PostgresOptions options;
     options.database_url = proxy_.url(database_);
     options.call_timeout = call_timeout;
-    options.events.commit_resolved = [this](std::string_view outcome, std::size_t,
-                                            std::string_view) {
+    auto hooks = std::make_shared<PostgresHooks>();
+    hooks->on_resolved = [this](std::string_view outcome) {
       const std::lock_guard lock(mutex_);
       resolved_.emplace_back(outcome);
     };
+    options.observer = hooks;
     // While holding, the writer waits after its batch until release(): what comes meanwhile
     // makes the next batch.
-    options.events.commit_finished = [this](std::chrono::nanoseconds, std::size_t) {
+    hooks->on_commit = [this](std::chrono::nanoseconds, std::size_t) {
       std::unique_lock lock(mutex_);
       held_ = holding_;
       changed_.notify_all();

@@ -20,10 +20,11 @@ using namespace std::chrono_literals;
 
 // nobody_listens: a target whose connect is refused at once (port 1 on the loopback).
 ConnectTarget nobody_listens() {
-  return ConnectTarget{{"host", "port", "dbname", "connect_timeout"},
-                       {"127.0.0.1", "1", "petstore", "2"},
-                       "",
-                       2000ms};
+  ConnectTarget target;
+  target.keywords = {"host", "port", "dbname", "connect_timeout"};
+  target.values = {"127.0.0.1", "1", "petstore", "2"};
+  target.timeout = 2000ms;
+  return target;
 }
 
 TEST(PostgresBlockingSession, TheSchemaCheckRefusesToRunOnAPollLoopsThread) {

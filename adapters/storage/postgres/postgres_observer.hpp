@@ -1,0 +1,87 @@
+#pragma once
+// PostgresObserver: what the PostgreSQL adapter tells whoever watches it (logs, metrics,
+// readiness), as HttpObserver is for the HTTP server and as pgx's tracers are for Go's pool. Every
+// method has a no-op default, so a watcher overrides only what it needs. Called on the adapter's
+// threads, concurrently: implementations must be thread-safe and quick. No text here carries a
+// URL's password.
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+
+namespace petstore::adapters::storage::postgres {
+
+// ReplicaRefusal: why a replica was not trusted to serve reads (it proved nothing wrong by being
+// slow: a lagging replica is no refusal).
+enum class ReplicaRefusal {
+  not_a_replica,   // the host is a primary (not in recovery): it may become a replica later
+  other_cluster,   // another system_identifier than the primary's
+  other_database,  // the same cluster, another database than the primary's
+  other_timeline,  // not on the primary's timeline (a replica left on a dead one, or not yet
+                   // following the new one)
+};
+
+[[nodiscard]] constexpr std::string_view to_string(ReplicaRefusal refusal) {
+  switch (refusal) {
+    case ReplicaRefusal::not_a_replica:
+      return "not_a_replica";
+    case ReplicaRefusal::other_cluster:
+      return "other_cluster";
+    case ReplicaRefusal::other_database:
+      return "other_database";
+    case ReplicaRefusal::other_timeline:
+      return "other_timeline";
+  }
+  return "other_timeline";
+}
+
+class PostgresObserver {
+ public:
+  PostgresObserver() = default;
+  PostgresObserver(const PostgresObserver&) = delete;
+  PostgresObserver& operator=(const PostgresObserver&) = delete;
+  virtual ~PostgresObserver() = default;
+
+  // The primary's connections: an attempt on one host failed (`host` is its description), an
+  // open connection broke, or one is up again after failing. None is told while storage closes.
+  virtual void connect_failed(std::string_view /*host*/, std::string_view /*reason*/) {}
+  virtual void connection_lost(std::string_view /*host*/, std::string_view /*reason*/) {}
+  virtual void connection_restored(std::string_view /*host*/) {}
+  // availability_changed: some primary connection works and the schema is ready, or not.
+  virtual void availability_changed(bool /*available*/) {}
+  virtual void pool_changed(std::size_t /*open*/, std::size_t /*in_use*/) {}
+  virtual void connection_waited(std::chrono::nanoseconds /*waited*/) {}  // a call's wait
+  virtual void query_finished(std::chrono::nanoseconds /*took*/) {}       // a read's round trip
+  virtual void commit_finished(std::chrono::nanoseconds /*took*/, std::size_t /*creates*/) {}
+  // commit_resolved: a batch whose COMMIT's answer was lost, resolved on a connection of its own:
+  // `outcome` is "committed" (its creates answered with their pets), "not_committed" (sent again,
+  // or unavailable past their deadline) or "unknown" (unavailable); `detail` says how.
+  virtual void commit_resolved(std::string_view /*outcome*/, std::size_t /*creates*/,
+                               std::string_view /*detail*/) {}
+  // schema_refused: the database's schema cannot be used by this binary (newer, damaged): calls
+  // fail until it is repaired. Once per distinct reason.
+  virtual void schema_refused(std::string_view /*reason*/) {}
+
+  // read_served: a get or list answered by a replica (`replica`, reason empty) or by the primary,
+  // with why it did not go to a replica: "no_replica", "replica_down", "replica_lagging",
+  // "position_unknown".
+  virtual void read_served(bool /*replica*/, std::string_view /*reason*/) {}
+  virtual void position_queried() {}  // a flush-position query sent to the primary
+  // replica_changed: a replica's connection failed or broke (`reason`), or is back (reason empty).
+  virtual void replica_changed(std::string_view /*replica*/, std::string_view /*reason*/) {}
+  // replica_refused: a replica's check found it does not replay the primary's history, or is no
+  // replica; once per refusal and reason until it is trusted again (`detail` says what differs).
+  virtual void replica_refused(std::string_view /*replica*/, ReplicaRefusal /*refusal*/,
+                               std::string_view /*detail*/) {}
+  // replica_trusted: a replica proved that it replays the primary's history (after a refusal,
+  // or for the first time).
+  virtual void replica_trusted(std::string_view /*replica*/) {}
+
+  // none: an observer that watches nothing.
+  static PostgresObserver& none() {
+    static PostgresObserver nobody;
+    return nobody;
+  }
+};
+
+}  // namespace petstore::adapters::storage::postgres
