@@ -24,8 +24,13 @@ namespace {
 // stalled disk): a bound on what the wait adds to a create's latency.
 constexpr std::chrono::milliseconds max_company_wait{10};
 
+// How long the writer idles before it releases the kept read snapshots that other processes'
+// commits made stale (Store::release_stale_reads): the longest a quiet process holds back pages.
+constexpr std::chrono::milliseconds stale_read_check{50};
+
 // LmdbPetRepository: reads on the caller's thread; creates queued for one writer thread that
-// commits whatever is queued (up to max_batch) in one transaction and only then calls back.
+// commits whatever is queued (up to max_batch) in one transaction and only then calls back, and
+// that, while idle, releases read snapshots that another process's commits made stale.
 // Under load a batch first waits for company, as GroupCommitPacing says (PostgreSQL's writer
 // follows the same rule).
 class LmdbPetRepository final : public ports::PetRepository {
@@ -99,7 +104,12 @@ class LmdbPetRepository final : public ports::PetRepository {
     for (;;) {
       {
         std::unique_lock lock(queue_mutex_);
-        queue_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (!queue_ready_.wait_for(lock, stale_read_check,
+                                   [this] { return stopping_ || !queue_.empty(); })) {
+          lock.unlock();
+          store_->release_stale_reads();
+          continue;
+        }
         if (queue_.empty()) {
           return;  // stopping, and every queued create is done
         }

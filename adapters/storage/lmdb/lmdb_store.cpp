@@ -188,6 +188,29 @@ void Store::reset_kept_reads() const noexcept {
   }
 }
 
+void Store::release_stale_reads() const noexcept {
+  const std::shared_lock lock(map_mutex_);  // as a reset requires
+  const auto newest = newest_commit();
+  for (auto& place : idle_reads_) {
+    if (place.load(std::memory_order_relaxed) == nullptr) {
+      continue;
+    }
+    // Taken out before it is looked at: a serving read may take it at any moment.
+    std::unique_ptr<ReadTxn> read(place.exchange(nullptr, std::memory_order_acquire));
+    if (!read) {
+      continue;
+    }
+    if (read->live() && read->snapshot() != newest) {
+      read->reset();  // the newest snapshot holds back no page a later commit freed
+    }
+    ReadTxn* free = nullptr;
+    if (place.compare_exchange_strong(free, read.get(), std::memory_order_release,
+                                      std::memory_order_relaxed)) {
+      (void)read.release();
+    }  // else a serving read kept another there meanwhile: this one ends, freeing its slot
+  }
+}
+
 domain::Result<void> Store::write(const TxnWork& work) {
   for (;;) {
     try {

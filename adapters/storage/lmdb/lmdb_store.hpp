@@ -86,6 +86,12 @@ class Store {
     }
   }
 
+  // release_stale_reads: resets every kept serving transaction whose snapshot is no longer the
+  // newest commit (another process committed since): left live, a process that has gone quiet
+  // would hold back every page freed after it, and the file would grow without bound. The
+  // repository's writer calls it whenever it has been idle a while.
+  void release_stale_reads() const noexcept;
+
   // max_idle_reads: how many idle serving transactions (each holding a reader slot) are kept.
   [[nodiscard]] std::size_t max_idle_reads() const noexcept;
 
