@@ -1,5 +1,6 @@
 #include "adapters/logging/line_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <csignal>
@@ -9,26 +10,46 @@
 #include <thread>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 namespace petstore::adapters::logging {
+
+// ThreadBuffer: one thread's lines not yet handed to the writer. Its mutex is taken by its own
+// thread for every line and by the writer when it collects: almost never contended.
+struct LineWriter::ThreadBuffer {
+  std::mutex mutex;
+  std::string lines;
+};
 
 struct LineWriter::State {
   const int fd;
   const std::size_t capacity;
+  const std::size_t hand_off;  // a thread's buffer goes to the writer once it holds this much
+  const std::uint64_t id;      // tells this writer's buffers apart in a thread's cache
   std::mutex mutex;
   std::condition_variable changed;
-  std::string queued;        // lines offered and not yet taken by the writing thread
+  std::string queued;        // buffers handed over and not yet taken by the writing thread
   std::size_t in_write = 0;  // bytes the writing thread has taken and not yet written
-  bool closed = false;
+  std::vector<std::shared_ptr<ThreadBuffer>> buffers;  // every thread's that has offered a line
+  std::atomic<bool> closed{false};
   bool finished = false;  // the writing thread has ended
+  // The writer sleeps until woken when its last collection found nothing; the first line after
+  // that wakes it (one wake-up per quiet spell, not one per line).
+  std::atomic<bool> idle{false};
   std::atomic<std::uint64_t> dropped{0};
-  std::uint64_t reported = 0;      // dropped lines already reported
-  bool drained_since_drop = true;  // the queue emptied after the last drop
+  std::atomic<std::uint64_t> reported{0};      // dropped lines already reported
+  std::atomic<bool> drained_since_drop{true};  // the queue emptied after the last drop
 
-  State(int descriptor, std::size_t bytes) : fd(descriptor), capacity(bytes) {}
+  State(int descriptor, std::size_t bytes, std::uint64_t writer_id)
+      : fd(descriptor),
+        capacity(bytes),
+        hand_off(std::clamp<std::size_t>(bytes / 4, 1, std::size_t{32} << 10)),
+        id(writer_id) {}
 };
 
 namespace {
+
+std::atomic<std::uint64_t> next_writer_id{1};
 
 // write_all: false when the descriptor fails for good (closed pipe, full disk): lines are then
 // discarded rather than retried forever.
@@ -48,6 +69,76 @@ bool write_all(int fd, std::string_view bytes) {
 
 }  // namespace
 
+LineWriter::ThreadBuffer& LineWriter::buffer_of_this_thread() {
+  // Each thread keeps its buffers, one per writer it has logged to; the writer in use is first.
+  thread_local std::vector<std::pair<std::uint64_t, std::shared_ptr<ThreadBuffer>>> cache;
+  if (!cache.empty() && cache.front().first == state_->id) {
+    return *cache.front().second;
+  }
+  auto found = std::find_if(cache.begin(), cache.end(),
+                            [this](const auto& entry) { return entry.first == state_->id; });
+  if (found == cache.end()) {
+    // Buffers of writers gone (held here alone) are let go as new ones come.
+    std::erase_if(cache, [](const auto& entry) { return entry.second.use_count() == 1; });
+    auto buffer = std::make_shared<ThreadBuffer>();
+    {
+      const std::lock_guard lock(state_->mutex);
+      state_->buffers.push_back(buffer);
+    }
+    cache.emplace_back(state_->id, std::move(buffer));
+    found = cache.end() - 1;
+  }
+  std::iter_swap(cache.begin(), found);
+  return *cache.front().second;
+}
+
+bool LineWriter::hand_over(State& state, std::string& lines) {
+  const std::lock_guard lock(state.mutex);
+  if (state.queued.size() + state.in_write + lines.size() > state.capacity) {
+    return false;
+  }
+  state.queued.append(lines);
+  lines.clear();
+  state.idle.store(false, std::memory_order_relaxed);
+  state.changed.notify_all();
+  return true;
+}
+
+bool LineWriter::offer(std::string_view line) {
+  ThreadBuffer& buffer = buffer_of_this_thread();
+  {
+    const std::lock_guard lock(buffer.mutex);
+    if (!state_->closed.load(std::memory_order_acquire)) {
+      const bool fits = buffer.lines.size() + line.size() <= state_->hand_off ||
+                        hand_over(*state_, buffer.lines) ||
+                        buffer.lines.size() + line.size() <= state_->hand_off;
+      if (fits && line.size() <= state_->capacity) {
+        buffer.lines.append(line);
+        if (state_->idle.load(std::memory_order_relaxed) &&
+            state_->idle.exchange(false, std::memory_order_relaxed)) {
+          // Taken so that the writer is waiting, not between its check and its wait.
+          { const std::lock_guard wake(state_->mutex); }
+          state_->changed.notify_all();
+        }
+        return true;
+      }
+    }
+  }
+  state_->drained_since_drop.store(false, std::memory_order_relaxed);
+  state_->dropped.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+bool LineWriter::offer_now(std::string_view line) {
+  const bool offered = offer(line);
+  ThreadBuffer& buffer = buffer_of_this_thread();
+  const std::lock_guard lock(buffer.mutex);
+  if (!buffer.lines.empty()) {
+    (void)hand_over(*state_, buffer.lines);  // when full, it goes at the next collection
+  }
+  return offered;
+}
+
 void LineWriter::write_queued(const std::shared_ptr<State>& state) {
   // A reader that has gone away must not end the process: with SIGPIPE blocked on this thread
   // (the only one that writes), such a write fails with EPIPE and its lines are dropped. The
@@ -58,50 +149,61 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
   sigaddset(&pipe_signal, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
   std::string batch;
+  std::vector<std::shared_ptr<ThreadBuffer>> buffers;
+  bool found_lines = true;
   std::unique_lock lock(state->mutex);
   for (;;) {
-    state->changed.wait(lock, [&] { return !state->queued.empty() || state->closed; });
-    if (state->queued.empty()) {
-      break;  // closed, and everything written
+    const auto more = [&] {
+      return !state->queued.empty() || state->closed.load(std::memory_order_acquire) ||
+             !state->idle.load(std::memory_order_relaxed);
+    };
+    if (found_lines) {
+      state->changed.wait_for(lock, collect_every, [&] {
+        return !state->queued.empty() || state->closed.load(std::memory_order_acquire);
+      });
+    } else {
+      state->idle.store(true, std::memory_order_relaxed);
+      state->changed.wait(lock, more);
+      state->idle.store(false, std::memory_order_relaxed);
     }
+    const bool closing = state->closed.load(std::memory_order_acquire);
     batch.clear();
     std::swap(batch, state->queued);
-    state->in_write = batch.size();
+    buffers = state->buffers;
     lock.unlock();
-    write_all(state->fd, batch);
+    for (const auto& buffer : buffers) {
+      const std::lock_guard taken(buffer->mutex);
+      batch.append(buffer->lines);
+      buffer->lines.clear();
+    }
+    found_lines = !batch.empty();
+    if (found_lines) {
+      lock.lock();
+      state->in_write = batch.size();
+      lock.unlock();
+      write_all(state->fd, batch);
+    }
     lock.lock();
     state->in_write = 0;
     if (state->queued.empty()) {
-      state->drained_since_drop = true;
+      state->drained_since_drop.store(true, std::memory_order_relaxed);
     }
     state->changed.notify_all();
+    if (closing && !found_lines && state->queued.empty()) {
+      break;  // closed, and everything written
+    }
   }
   state->finished = true;
   state->changed.notify_all();
 }
 
 LineWriter::LineWriter(int fd, std::size_t capacity)
-    : state_(std::make_shared<State>(fd, capacity)) {
+    : state_(std::make_shared<State>(fd, capacity, next_writer_id.fetch_add(1))) {
   // Detached from the start: close() decides whether to wait for it, and it holds the state.
   std::thread([state = state_] { write_queued(state); }).detach();
 }
 
 LineWriter::~LineWriter() { close(std::chrono::milliseconds(500)); }
-
-bool LineWriter::offer(std::string_view line) {
-  {
-    const std::lock_guard lock(state_->mutex);
-    if (!state_->closed &&
-        state_->queued.size() + state_->in_write + line.size() <= state_->capacity) {
-      state_->queued.append(line);
-      state_->changed.notify_all();
-      return true;
-    }
-    state_->drained_since_drop = false;
-  }
-  state_->dropped.fetch_add(1, std::memory_order_relaxed);
-  return false;
-}
 
 std::uint64_t LineWriter::dropped() const {
   return state_->dropped.load(std::memory_order_relaxed);
@@ -109,18 +211,21 @@ std::uint64_t LineWriter::dropped() const {
 
 std::uint64_t LineWriter::take_drop_report() {
   const std::uint64_t dropped = state_->dropped.load(std::memory_order_relaxed);
+  if (dropped == state_->reported.load(std::memory_order_relaxed)) {
+    return 0;  // the common case: no lock
+  }
   const std::lock_guard lock(state_->mutex);
-  if (dropped == state_->reported || !state_->drained_since_drop) {
+  const std::uint64_t reported = state_->reported.load(std::memory_order_relaxed);
+  if (dropped == reported || !state_->drained_since_drop.load(std::memory_order_relaxed)) {
     return 0;
   }
-  const std::uint64_t count = dropped - state_->reported;
-  state_->reported = dropped;
-  return count;
+  state_->reported.store(dropped, std::memory_order_relaxed);
+  return dropped - reported;
 }
 
 bool LineWriter::close(std::chrono::milliseconds deadline) {
   std::unique_lock lock(state_->mutex);
-  state_->closed = true;
+  state_->closed.store(true, std::memory_order_release);
   state_->changed.notify_all();
   return state_->changed.wait_for(lock, deadline, [&] { return state_->finished; });
 }

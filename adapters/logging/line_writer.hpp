@@ -1,47 +1,66 @@
 #pragma once
-// LineWriter: a bounded queue of log lines in front of a file descriptor, emptied by a thread of
-// its own, the only one that may block in write(2). Whoever logs never waits for the reader of
-// the descriptor: when the queue is full (stdout a pipe nobody reads), a line is dropped and
-// counted instead (contract section 9). Lines are written in the order they were offered.
+// LineWriter: log lines in front of a file descriptor, written by a thread of its own, the only
+// one that may block in write(2). Whoever logs never waits for the reader of the descriptor, nor
+// for another logging thread: each thread appends whole lines to a buffer of its own, handed to
+// the writing thread once it holds `hand_off` bytes or when the writer next collects (within
+// `collect_every`, while lines come). When the writer's queue is full (stdout a pipe nobody
+// reads) a thread's buffer keeps its lines up to `hand_off` bytes, and beyond that a line is
+// dropped and counted instead (contract section 9). A line is never split or mixed with another;
+// each thread's lines are written in the order it offered them, and threads' lines come in
+// batches (a second's lines may be out of order across threads by up to `collect_every`).
 
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace petstore::adapters::logging {
 
 class LineWriter {
  public:
+  // The longest a line offered waits in its thread's buffer while the writer is active.
+  static constexpr std::chrono::milliseconds collect_every{10};
+
   // `fd` stays open for the writer's life (and after: a writer stuck in write(2) at close is
-  // left behind, see close()). `capacity` bytes may wait to be written.
+  // left behind, see close()). `capacity` bytes may wait in the writer's queue, and each thread
+  // buffers up to a quarter of it (at most 32 KiB) besides.
   LineWriter(int fd, std::size_t capacity);
   LineWriter(const LineWriter&) = delete;
   LineWriter& operator=(const LineWriter&) = delete;
   // Closes with a short deadline (see close()).
   ~LineWriter();
 
-  // offer: queues `line` (ending in '\n'); false, and the line counted as dropped, when it does
+  // offer: buffers `line` (ending in '\n'); false, and the line counted as dropped, when it does
   // not fit or the writer is closed. Never blocks on the descriptor.
   bool offer(std::string_view line);
+  // offer_now: offer, then hands this thread's buffer to the writer at once, so that what this
+  // thread offered is written before anything offered after this returns (an announcement).
+  bool offer_now(std::string_view line);
 
   // dropped: lines dropped since the start.
   [[nodiscard]] std::uint64_t dropped() const;
 
   // take_drop_report: once writing works again after lines were dropped (the queue has been
   // emptied since), how many were dropped since the last report; 0 otherwise. The caller logs
-  // that count as a line of its own.
+  // that count as a line of its own. Lock-free while nothing was dropped.
   [[nodiscard]] std::uint64_t take_drop_report();
 
-  // close: takes no more lines and waits up to `deadline` for the queued ones to be written;
+  // close: takes no more lines and waits up to `deadline` for the buffered ones to be written;
   // false when they were not (the descriptor is stuck), and the writing thread is then left
   // behind, blocked in write(2), to end with the process. Idempotent.
   bool close(std::chrono::milliseconds deadline);
 
  private:
   struct State;
+  struct ThreadBuffer;
+  // buffer_of_this_thread: this thread's buffer, made and registered on its first line.
+  ThreadBuffer& buffer_of_this_thread();
+  // hand_over: moves `lines` (a thread's buffer, its mutex held) to the writer's queue when they
+  // fit; false when the queue is full.
+  static bool hand_over(State& state, std::string& lines);
   // write_queued: the writing thread's loop, until closed and empty.
   static void write_queued(const std::shared_ptr<State>& state);
 

@@ -1,25 +1,26 @@
 #pragma once
-// Logger: the service's log lines, written by spdlog, one line per event: JSON objects (time,
-// level, event, then fields) for machines, or a human line. Request lines carry the request id
-// and the route template, never a target, a header or a key: callers only hand in what is here.
-// Thread-safe. On stdout, logging never waits for the reader: lines go through a bounded queue
-// to a writing thread (line_writer.hpp); when stdout is not being read they are dropped and
-// counted, and the next line logged once writing works again is preceded by one saying how many.
+// Logger: the service's log lines, one line per event: JSON objects (time, level, event, then
+// fields) for machines, or a human line. Request lines carry the request id and the route
+// template, never a target, a header or a key: callers only hand in what is here. Thread-safe,
+// and made for one line per request on every serving thread: each line is formatted into a
+// buffer of its thread's, with no lock and no allocation once warm. On stdout, logging never
+// waits for the reader: lines go through per-thread buffers to a writing thread
+// (line_writer.hpp); when stdout is not being read they are dropped and counted, and the next
+// line logged once writing works again is preceded by one saying how many.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
-
-namespace spdlog {
-class logger;
-}
+#include <vector>
 
 namespace petstore::adapters::logging {
 
@@ -89,15 +90,25 @@ class Logger {
   void error(std::string_view event, LogFields fields = {}) { log(LogLevel::error, event, fields); }
 
  private:
-  Logger(std::shared_ptr<spdlog::logger> logger, LogFormat format);
-  [[nodiscard]] std::string format_fields(std::string_view event, LogFields fields) const;
+  Logger(LogFormat format, LogLevel level);
+  [[nodiscard]] bool enabled(LogLevel level) const { return level >= level_; }
+  // emit: the line of `event` and `fields` at `level`, formatted and written.
+  void emit(LogLevel level, std::string_view event, LogFields fields);
+  // write: one whole line, to the writer or the stream (or held, until the announcement).
+  void write(std::string_view line);
   // report_drops: logs how many lines were dropped, once writing works again.
   void report_drops();
   void release_held();
 
-  std::unique_ptr<LineWriter> writer_;  // set for a descriptor; outlives logger_
-  std::shared_ptr<spdlog::logger> logger_;
+  std::unique_ptr<LineWriter> writer_;  // set for a descriptor
+  std::ostream* stream_ = nullptr;      // set for a stream (tests), written under stream_mutex_
+  std::mutex stream_mutex_;
   LogFormat format_;
+  LogLevel level_;
+  // Until the first announcement (hold_until_announced), lines wait here, at most most_held.
+  std::atomic<bool> holding_{false};
+  std::mutex held_mutex_;
+  std::vector<std::string> held_;
 };
 
 }  // namespace petstore::adapters::logging
