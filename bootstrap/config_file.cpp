@@ -95,7 +95,8 @@ std::optional<std::string> apply_config_file(const CLI::App& serve, int argc,
   for (const TomlEntry& entry : *entries) {
     const CLI::Option* option = serve.get_option_no_throw("--" + entry.key);
     if (option == nullptr || option->get_envname().empty() || entry.key == "config") {
-      return "--config " + *path + ": line " + std::to_string(entry.line) + ": '" + entry.key +
+      return "--config " + *path + ": line " + std::to_string(entry.line) + ", column " +
+             std::to_string(entry.column) + ": '" + entry.key +
              "' is not a serve flag (keys are the flags without --, e.g. listen)";
     }
     std::string value;

@@ -17,8 +17,8 @@ namespace petstore::bootstrap {
 // apply_config_file: when argv runs `serve` with --config FILE (or PETSTORE_CONFIG is set), reads
 // FILE and sets PETSTORE_* for each of its keys whose variable is unset or empty. Call before
 // parsing, before any thread starts. The error line when FILE is no regular file, cannot be read,
-// is not TOML (config_toml.hpp; the line is named) or names a key that is no serve flag; nullopt
-// otherwise.
+// is not TOML or holds a value no flag takes (config_toml.hpp; line and column are named) or names
+// a key that is no serve flag; nullopt otherwise.
 [[nodiscard]] std::optional<std::string> apply_config_file(const CLI::App& serve, int argc,
                                                            const char* const* argv);
 

@@ -1,218 +1,127 @@
 #include "bootstrap/config_toml.hpp"
 
-#include <cctype>
+#include <algorithm>
+#include <array>
 #include <charconv>
-#include <cstdint>
-#include <map>
+#include <cmath>
+#include <utility>
 
-#include "bootstrap/config_toml_values.hpp"
+#include <toml++/toml.h>
 
 namespace petstore::bootstrap {
 namespace {
 
-// Reader: one pass over the text; each read_* consumes what it recognises, or sets error_ and
-// returns false at the line where the text stops being TOML.
-class Reader {
- public:
-  explicit Reader(std::string_view text) : text_(text) {}
+std::string place(const toml::source_position& at) {
+  return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ": ";
+}
 
-  domain::Result<std::vector<TomlEntry>> read() {
-    while (skip_blanks(), pos_ < text_.size()) {
-      const bool read =
-          peek() == '[' ? read_table() : peek() == '#' || at_newline() || read_entry();
-      if (!read || !end_line()) {
-        return domain::invalid_argument("config", "line " + std::to_string(line_) + ": " + error_);
+// float_text: the shortest text that reads back as `value`, still a float: `2.0` stays "2.0", so
+// that a flag taking a whole number refuses it as it refuses the same in a variable. Every NaN is
+// "nan": to_chars writes a negative one as "-nan", which no flag's check names.
+std::string float_text(double value) {
+  if (std::isnan(value)) {
+    return "nan";
+  }
+  std::array<char, 32> text{};
+  const auto written = std::to_chars(text.data(), text.data() + text.size(), value);
+  std::string out(text.data(), written.ptr);
+  if (std::isfinite(value) && out.find_first_of(".e") == std::string::npos) {
+    out += ".0";
+  }
+  return out;
+}
+
+// Flattener: one entry a key of the parsed tables, and a refusal for each value no flag takes.
+// toml++ keeps a table's keys in name order, so entries are sorted back into file order by their
+// keys' places, and the refusal reported is the first in the file.
+class Flattener {
+ public:
+  void add_table(const toml::table& table, const std::string& prefix) {
+    for (const auto& [key, node] : table) {
+      const std::string dotted = prefix + std::string(key.str());
+      if (const toml::table* inner = node.as_table()) {
+        add_table(*inner, dotted + ".");
+        continue;
       }
+      const toml::source_position& at = key.source().begin;
+      TomlEntry entry{dotted, {}, static_cast<int>(at.line), static_cast<int>(at.column)};
+      if (const toml::array* array = node.as_array()) {
+        for (const toml::node& element : *array) {
+          add_value(element, entry.values);
+        }
+      } else {
+        add_value(node, entry.values);
+      }
+      entries_.push_back(std::move(entry));
     }
+  }
+
+  domain::Result<std::vector<TomlEntry>> finish() && {
+    if (!refusals_.empty()) {
+      const auto first = std::ranges::min_element(refusals_, {}, &Refusal::at);
+      return domain::invalid_argument("config", place(first->at) + first->why);
+    }
+    std::ranges::sort(entries_, {},
+                      [](const TomlEntry& entry) { return std::pair(entry.line, entry.column); });
     return std::move(entries_);
   }
 
  private:
-  [[nodiscard]] char peek(std::size_t ahead = 0) const {
-    return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-  }
-  [[nodiscard]] bool at_newline() const {
-    return peek() == '\n' || (peek() == '\r' && peek(1) == '\n');
-  }
-  bool fail(std::string why) {
-    error_ = std::move(why);
-    return false;
-  }
-  void skip_blanks() {
-    while (peek() == ' ' || peek() == '\t') {
-      ++pos_;
-    }
-  }
-  void skip_comment() {
-    while (pos_ < text_.size() && !at_newline()) {
-      ++pos_;
-    }
-  }
-  // end_line: blanks, a comment, then the end of the line (or of the text).
-  bool end_line() {
-    skip_blanks();
-    if (peek() == '#') {
-      skip_comment();
-    }
-    if (pos_ == text_.size()) {
-      return true;
-    }
-    if (!at_newline()) {
-      return fail("unexpected '" + std::string(text_.substr(pos_, 1)) + "' after the value");
-    }
-    pos_ += peek() == '\r' ? 2 : 1;
-    ++line_;
-    return true;
-  }
+  struct Refusal {
+    toml::source_position at;
+    std::string why;
+  };
 
-  bool read_table() {
-    ++pos_;
-    const bool array_of_tables = peek() == '[';
-    pos_ += array_of_tables ? 1 : 0;
-    skip_blanks();
-    if (!read_key(table_)) {
-      return false;
-    }
-    skip_blanks();
-    if (peek() != ']' || (array_of_tables && peek(1) != ']')) {
-      return fail("the table header [" + table_ + " is not closed by ']'");
-    }
-    pos_ += array_of_tables ? 2 : 1;
-    return true;
-  }
-
-  bool read_key(std::string& key) {
-    key.clear();
-    for (;;) {
-      std::string part;
-      const std::size_t start = pos_;
-      if (peek() == '"' || peek() == '\'') {
-        if (!read_string(part)) {
-          return false;
+  void add_value(const toml::node& node, std::vector<std::string>& values) {
+    switch (node.type()) {
+      case toml::node_type::string:
+        // A NUL would end the value early once it becomes an environment variable.
+        if (node.as_string()->get().find('\0') != std::string::npos) {
+          refuse(node, "a string holds a NUL character (\\u0000), which no flag takes");
+        } else {
+          values.push_back(node.as_string()->get());
         }
-      } else {
-        while (std::isalnum(static_cast<unsigned char>(peek())) != 0 || peek() == '_' ||
-               peek() == '-') {
-          part += text_[pos_++];
-        }
-      }
-      if (pos_ == start) {
-        return fail(peek() == '=' ? "a key is missing before '='" : "expected a key");
-      }
-      key += part;
-      skip_blanks();
-      if (peek() != '.') {
-        return true;
-      }
-      key += text_[pos_++];
-      skip_blanks();
+        return;
+      case toml::node_type::integer:
+        values.push_back(std::to_string(node.as_integer()->get()));
+        return;
+      case toml::node_type::floating_point:
+        values.push_back(float_text(node.as_floating_point()->get()));
+        return;
+      case toml::node_type::boolean:
+        values.emplace_back(node.as_boolean()->get() ? "true" : "false");
+        return;
+      case toml::node_type::array:
+        refuse(node, "an array inside an array is not taken: no flag takes one");
+        return;
+      case toml::node_type::table:
+        refuse(node, "an array of tables is not taken: no flag takes one");
+        return;
+      default:
+        refuse(node, "a date or time is not taken: quote it to make it a string");
+        return;
     }
   }
 
-  bool read_entry() {
-    TomlEntry entry;
-    entry.line = line_;
-    if (!read_key(entry.key)) {
-      return false;
-    }
-    if (peek() != '=') {
-      return fail("expected '=' after the key '" + entry.key + "'");
-    }
-    ++pos_;
-    skip_blanks();
-    if (pos_ == text_.size() || at_newline() || peek() == '#') {
-      return fail("'" + entry.key + "' has no value");
-    }
-    if (!read_value(entry.values, true)) {
-      return false;
-    }
-    entry.key = table_.empty() ? entry.key : table_ + "." + entry.key;
-    if (const auto [first, added] = first_lines_.emplace(entry.key, entry.line); !added) {
-      return fail("'" + entry.key + "' is set twice (first on line " +
-                  std::to_string(first->second) + ")");
-    }
-    entries_.push_back(std::move(entry));
-    return true;
+  void refuse(const toml::node& node, std::string why) {
+    refusals_.push_back({node.source().begin, std::move(why)});
   }
 
-  bool read_value(std::vector<std::string>& values, bool outermost) {
-    if (peek() == '"' || peek() == '\'') {
-      return read_string(values.emplace_back());
-    }
-    if (peek() == '[') {
-      return outermost ? read_array(values) : fail("an array inside an array is not taken");
-    }
-    if (peek() == '{') {
-      return fail("an inline table is not taken");
-    }
-    const std::size_t start = pos_;
-    while (std::isalnum(static_cast<unsigned char>(peek())) != 0 ||
-           std::string_view("_+-.:").find(peek()) != std::string_view::npos) {
-      ++pos_;
-    }
-    const std::string_view token = text_.substr(start, pos_ - start);
-    if (token == "true" || token == "false") {
-      values.emplace_back(token);
-      return true;
-    }
-    if (auto number = toml_number(token)) {
-      values.push_back(std::move(*number));
-      return true;
-    }
-    return fail(token.empty() ? "expected a value"
-                              : std::string(token) +
-                                    " is not a TOML value (a string, a number, true, false or "
-                                    "an array; a string is quoted: \"...\")");
-  }
-
-  // read_array: `[ v, v, ]`, across lines and comments as TOML allows.
-  bool read_array(std::vector<std::string>& values) {
-    ++pos_;
-    for (bool expect_value = true;;) {
-      while (skip_blanks(), peek() == '#' || at_newline()) {
-        skip_comment();
-        if (at_newline()) {
-          pos_ += peek() == '\r' ? 2 : 1;
-          ++line_;
-        }
-      }
-      if (peek() == ']') {
-        ++pos_;
-        return true;
-      }
-      if (pos_ == text_.size()) {
-        return fail("the array is not closed by ']'");
-      }
-      if (!expect_value) {
-        return fail("expected ',' or ']' in the array");
-      }
-      if (!read_value(values, false)) {
-        return false;
-      }
-      skip_blanks();
-      expect_value = peek() == ',';
-      pos_ += expect_value ? 1 : 0;
-    }
-  }
-
-  bool read_string(std::string& out) {
-    auto why = read_toml_string(text_, pos_, out);
-    return !why || fail(std::move(*why));
-  }
-
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  int line_ = 1;
-  std::string table_;
-  std::string error_;
   std::vector<TomlEntry> entries_;
-  std::map<std::string, int> first_lines_;
+  std::vector<Refusal> refusals_;
 };
 
 }  // namespace
 
 domain::Result<std::vector<TomlEntry>> parse_toml(std::string_view text) {
-  return Reader(text).read();
+  try {
+    Flattener flattener;
+    flattener.add_table(toml::parse(text), "");
+    return std::move(flattener).finish();
+  } catch (const toml::parse_error& error) {
+    return domain::invalid_argument("config",
+                                    place(error.source().begin) + std::string(error.description()));
+  }
 }
 
 }  // namespace petstore::bootstrap
