@@ -27,7 +27,10 @@
 namespace petstore::bootstrap {
 namespace {
 
+// The drain's bound (contract section 7), the 503s to requests still waiting for storage
+// included: they are refused this long before it, so that the whole stop keeps to it.
 constexpr std::chrono::seconds drain_deadline{10};
+constexpr std::chrono::milliseconds refusals_limit{500};
 // At exit, queued log lines get this long to reach stdout; a reader that has stalled does not
 // hold the process (contract section 9).
 constexpr std::chrono::milliseconds log_drain_limit{500};
@@ -85,8 +88,9 @@ void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
 
 // stop_gracefully: after the first stop signal, /readyz turns 503 at once; serving goes on for
 // the drain delay (a balancer polling /readyz takes the instance out meanwhile; a second signal
-// ends the delay), then the listener closes and requests in flight get up to drain_deadline.
-// Any signal from then on stops the process at once (StopSignals' exit_now).
+// ends the delay), then the listener closes and requests in flight get up to drain_deadline:
+// those still waiting for storage near its end are answered 503 (the service is stopping) rather
+// than cut off. Any signal from then on stops the process at once (StopSignals' exit_now).
 void stop_gracefully(adapters::http::HttpServer& server, Service& service, StopSignals& signals,
                      std::chrono::milliseconds drain_delay, Logger& logger,
                      const adapters::systemd::ServiceNotifier& manager) {
@@ -101,7 +105,12 @@ void stop_gracefully(adapters::http::HttpServer& server, Service& service, StopS
   }
   logger.info("draining", {{"message", "answering requests in flight"}});
   server.drain();
-  (void)server.wait_until_idle(drain_deadline);
+  if (server.wait_until_idle(drain_deadline - refusals_limit)) {
+    return;
+  }
+  logger.warn("drain_bound", {{"message", "out of time: requests waiting for storage get 503"}});
+  server.refuse_waiting_requests();
+  (void)server.wait_until_idle(refusals_limit);
 }
 
 // refusal: why `options` cannot be served as given, before anything opens: the line to print
@@ -120,6 +129,10 @@ std::optional<Refusal> refusal_of(const ServeOptions& options, const ListenAddre
     return Refusal{"refusing plain HTTP on " + address.host +
                    ": API keys would cross the network in clear text; pass --tls-cert and "
                    "--tls-key, or --allow-plain-http behind a TLS-terminating proxy"};
+  }
+  if (options.storage != StorageKind::postgres && !options.postgres.read_url.empty()) {
+    // Replicas only ever serve PostgreSQL's reads: ignoring the URL would hide a mistyped storage.
+    return Refusal{"--database-read-url (or PETSTORE_DATABASE_READ_URL) needs --storage postgres"};
   }
   if (options.storage == StorageKind::postgres) {
     if (options.postgres.database_url.empty()) {

@@ -1,8 +1,9 @@
 // CORS against the real binary over raw sockets (issue 29): with --cors-origins, a listed origin's
 // preflight is answered 204 without a key, with the route's methods and the headers a page may
 // send; every response to that origin, a 401 included, lets the page read it and its Link and
-// Location; an unlisted origin gets no CORS field; without the flag OPTIONS is 405 as before. A
-// bad origin in the flag, its variable or the config file exits 2 with one line.
+// Location; an unlisted origin gets no CORS field, and so does a request with two Origin fields;
+// without the flag OPTIONS is 405 as before. A bad origin in the flag, its variable or the config
+// file exits 2 with one line.
 
 #include <fstream>
 #include <signal.h>
@@ -133,6 +134,32 @@ TEST_F(CliCorsTest, AnUnlistedOriginGetsNoCorsField) {
     // Not a CORS field: what a cache needs to keep each origin's answer apart.
     EXPECT_EQ(listed.header("Vary"), "Origin");
   }
+  EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
+}
+
+// A browser sends one Origin (RFC 6454 section 7.3): two are no origin, even both listed. The
+// first used to decide, so this preflight was a 204 and the GET readable by the page.
+TEST_F(CliCorsTest, TwoOriginFieldsAreNoOrigin) {
+  ServedPetstore served(petstore(
+      serve_args(keys_, {"--cors-origins", std::string("https://shop.example,") + page_origin})));
+  ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
+  const RawResponse preflight =
+      http_call(served.port(), format_request("OPTIONS", "/v1/pets",
+                                              {{"Origin", page_origin},
+                                               {"Origin", "https://shop.example"},
+                                               {"Access-Control-Request-Method", "POST"},
+                                               {"Connection", "close"}}));
+  EXPECT_EQ(preflight.status, 401U) << "no preflight pass: " << preflight;
+  EXPECT_TRUE(no_cors_fields(preflight));
+  const RawResponse listed =
+      http_call(served.port(), format_request("GET", "/v1/pets",
+                                              {{"Origin", page_origin},
+                                               {"Origin", page_origin},
+                                               {"Authorization", bearer(key_)},
+                                               {"Connection", "close"}}));
+  EXPECT_EQ(listed.status, 200U) << listed;
+  EXPECT_TRUE(no_cors_fields(listed));
+  EXPECT_EQ(listed.header("Vary"), "Origin");
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
 }
 

@@ -1,15 +1,19 @@
 // SIGINT and SIGTERM stop `petstore serve` gracefully (contract section 7): it stops accepting,
 // answers what is in flight, exits 0 within 10 s; a second signal stops it at once. Under load,
 // every request sent whole gets a whole response or a connection closed before any byte of one:
-// never a truncated response.
+// never a truncated response. A request still waiting for storage when the drain runs out is
+// answered 503 with Connection: close.
 
 #include <atomic>
+#include <filesystem>
 #include <signal.h>
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <lmdb.h>
 
 #include "bootstrap/cli_fixture.hpp"
+#include "support/json_bodies.hpp"
 
 namespace petstore::tests {
 namespace {
@@ -180,6 +184,87 @@ TEST_F(CliDrainTest, DrainGivesUpOnAStalledRequestAfterTenSeconds) {
   EXPECT_LT(elapsed, 12s);
   RawResponse none;
   EXPECT_NE(stalled.try_read_response(none, 2s), ReadOutcome::truncated);
+}
+
+// LmdbWriteLock: this process holding the write lock of the LMDB store in `dir`, as a data tool
+// writing to a live store does: the server's creates wait for it, in storage, for as long as the
+// test wants.
+class LmdbWriteLock {
+ public:
+  explicit LmdbWriteLock(const std::filesystem::path& dir) {
+    if (::mdb_env_create(&env_) == MDB_SUCCESS &&
+        ::mdb_env_open(env_, dir.c_str(), MDB_NOTLS, 0600) == MDB_SUCCESS &&
+        ::mdb_txn_begin(env_, nullptr, 0, &txn_) != MDB_SUCCESS) {
+      txn_ = nullptr;
+    }
+  }
+  LmdbWriteLock(const LmdbWriteLock&) = delete;
+  LmdbWriteLock& operator=(const LmdbWriteLock&) = delete;
+  ~LmdbWriteLock() {
+    release();
+    if (env_ != nullptr) {
+      ::mdb_env_close(env_);
+    }
+  }
+
+  [[nodiscard]] bool held() const { return txn_ != nullptr; }
+  void release() {
+    if (txn_ != nullptr) {
+      ::mdb_txn_abort(txn_);
+      txn_ = nullptr;
+    }
+  }
+
+ private:
+  MDB_env* env_ = nullptr;
+  MDB_txn* txn_ = nullptr;
+};
+
+class CliDrainBoundTest : public KeyedCliTest {};
+
+// The contract bounds the drain at 10 s, and a 503 is how the service says it is draining: a
+// create that storage has not answered by then gets one (with Retry-After, like every 503) and
+// its connection closes; the process then exits 0 as before. It used to lose its connection.
+TEST_F(CliDrainBoundTest, ARequestWaitingForStorageAtTheDrainBoundIsAnswered503) {
+  const auto data = dir_.path() / "data";
+  ServedPetstore served(petstore(serve_args(
+      keys_, {"--storage", "lmdb", "--data-dir", data.string(), "--storage-timeout", "60"})));
+  ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
+  LmdbWriteLock lock(data);
+  ASSERT_TRUE(lock.held());
+
+  // The interim 100 proves the head was read: from then on the drain waits for this request.
+  auto waiting = RawConnection::connect(loopback(served.port()));
+  const std::string body = pet_json("Held");
+  ASSERT_TRUE(waiting.send(
+      "POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key_ +
+      "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n"));
+  RawResponse interim;
+  ASSERT_EQ(waiting.try_read_response(interim, 5s), ReadOutcome::complete);
+  ASSERT_EQ(interim.status, 100U);
+  ASSERT_TRUE(waiting.send(body));
+
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(served.child().send_signal(SIGTERM));
+  RawResponse refused;
+  ASSERT_EQ(waiting.try_read_response(refused, 14s), ReadOutcome::complete)
+      << served.child().captured_stderr();
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(refused.status, 503U) << refused;
+  EXPECT_TRUE(is_error_body(refused.body, 503, "unavailable", "the service is stopping"));
+  EXPECT_EQ(refused.header("Retry-After"), "1");
+  EXPECT_EQ(refused.header("Connection"), "close");
+  EXPECT_GE(elapsed, 9s) << "refused before the drain ran out";
+  EXPECT_LT(elapsed, 11s);
+  RawResponse none;
+  EXPECT_EQ(waiting.try_read_response(none, 2s), ReadOutcome::closed_early);
+
+  lock.release();  // the store's writer, which the stop waits for, goes on
+  const ExitStatus status = served.child().wait_for_exit(10s);
+  EXPECT_TRUE(status.exited_with(0))
+      << "code " << status.code << ", signal " << status.signal << "\n"
+      << served.child().captured_stderr();
 }
 
 }  // namespace

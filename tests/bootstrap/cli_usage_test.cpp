@@ -105,6 +105,21 @@ TEST_F(CliUsageTest, UnknownStorageIsBadUsage) {
                      "--storage");
 }
 
+// Replicas serve only PostgreSQL's reads: a read URL beside another storage is a mistake to name,
+// whether it came as a flag or from the environment.
+TEST_F(CliUsageTest, ReadUrlWithoutPostgresIsBadUsage) {
+  ASSERT_FALSE(keys_.empty());
+  const std::string replica = "postgresql://petstore@db2:5432/petstore";
+  expect_usage_error(
+      run_petstore(serve_args(dir_.path() / "keys", {"--database-read-url", replica})),
+      "--database-read-url");
+  expect_usage_error(
+      run_petstore(serve_args(dir_.path() / "keys",
+                              {"--storage", "lmdb", "--data-dir", (dir_.path() / "data").string()}),
+                   {{"PETSTORE_DATABASE_READ_URL", replica}}),
+      "--database-read-url");
+}
+
 TEST_F(CliUsageTest, ZeroThreadsIsBadUsage) {
   ASSERT_FALSE(keys_.empty());
   expect_usage_error(run_petstore(serve_args(dir_.path() / "keys", {"--threads", "0"})),

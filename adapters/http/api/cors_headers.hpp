@@ -2,6 +2,7 @@
 // The CORS policy (cors_policy.hpp) as HTTP fields, by the Fetch standard's CORS protocol: the
 // answer to a preflight from a listed origin, and what every other response to one carries. With
 // no origin configured nothing here adds a field, and OPTIONS stays a 405 as any unlisted method.
+// A request with two Origin fields has no origin: it is answered as one from an unlisted origin.
 
 #include <optional>
 

@@ -28,12 +28,14 @@ struct HttpRequest {
   std::optional<std::string_view> content_type;
   bool content_type_repeated = false;
   std::optional<std::string_view> content_encoding;
-  std::optional<std::string_view> if_none_match;    // for the static assets of /docs
-  std::optional<std::string_view> accept_encoding;  // likewise
+  std::optional<std::string_view> if_none_match;  // for the static assets of /docs
+  // Every Accept-Encoding field, joined by commas in order (RFC 9110 section 5.3).
+  std::optional<std::string_view> accept_encoding;
   std::optional<std::string_view> idempotency_key;
   bool idempotency_key_repeated = false;
   // CORS (cors_headers.hpp): the page's origin, and the method a preflight asks about.
   std::optional<std::string_view> origin;
+  bool origin_repeated = false;  // more than one Origin field: no origin (cors_headers.hpp)
   std::optional<std::string_view> access_control_request_method;
   std::string_view body;
   std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"

@@ -41,6 +41,23 @@ void ConnectionRegistry::drain() {
   }
 }
 
+bool ConnectionRegistry::refusing() const { return refusing_.load(std::memory_order_acquire); }
+
+void ConnectionRegistry::refuse_waiting_requests() {
+  std::vector<std::shared_ptr<ConnectionControl>> open;
+  {
+    const std::lock_guard lock(mutex_);
+    draining_.store(true, std::memory_order_release);
+    // Before the connections are asked: a request that starts waiting after its connection was
+    // asked sees the flag and is refused by its own session.
+    refusing_.store(true, std::memory_order_release);
+    open.assign(connections_.begin(), connections_.end());
+  }
+  for (const auto& connection : open) {
+    connection->refuse_waiting_request();
+  }
+}
+
 void ConnectionRegistry::close_all() {
   std::vector<std::shared_ptr<ConnectionControl>> open;
   {

@@ -26,6 +26,10 @@ class ConnectionControl {
 
   // close_now: closes the connection at once. REQUIRES: no thread runs its executor.
   virtual void close_now() = 0;
+
+  // refuse_waiting_request: answers the request that waits for storage, if any, 503 (the service
+  // is stopping), as ConnectionRegistry::refuse_waiting_requests says.
+  virtual void refuse_waiting_request() = 0;
 };
 
 class ConnectionRegistry {
@@ -37,10 +41,16 @@ class ConnectionRegistry {
   void remove(const std::shared_ptr<ConnectionControl>& connection);
 
   [[nodiscard]] bool draining() const;
+  // refusing: whether a request about to wait for storage is to be refused instead.
+  [[nodiscard]] bool refusing() const;
   [[nodiscard]] std::size_t size() const;
 
   // drain: refuses new connections from now on and closes the idle ones.
   void drain();
+
+  // refuse_waiting_requests: drains, and has every request that waits for storage, now or
+  // later, answered 503 at once (the drain ran out of time) instead of waiting on.
+  void refuse_waiting_requests();
 
   // close_all: closes every connection at once. REQUIRES: no thread runs their executors.
   void close_all();
@@ -57,6 +67,7 @@ class ConnectionRegistry {
   // the registry's lock nor bounces its cache line between the threads. Written under the lock,
   // so add() never registers a connection after drain() took its list.
   std::atomic<bool> draining_{false};
+  std::atomic<bool> refusing_{false};  // set after draining_, once
 };
 
 }  // namespace petstore::adapters::http

@@ -16,6 +16,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
+#include "adapters/http/server/connection.hpp"
 #include "adapters/http/server/deadline_stream.hpp"
 #include "adapters/http/server/session.hpp"
 #include "adapters/http/server/tls_context.hpp"
@@ -29,37 +30,6 @@ using Tcp = asio::ip::tcp;
 using TlsStream = beast::ssl_stream<DeadlineStream>;
 
 constexpr std::chrono::seconds tls_shutdown_timeout{2};
-
-// Connection: one accepted connection over `Stream`, registered so that draining can close it
-// when idle. `context_` keeps a TLS connection's context alive after a reload replaced it.
-template <class Stream>
-class Connection final : public ConnectionControl,
-                         public std::enable_shared_from_this<Connection<Stream>> {
- public:
-  template <class... StreamArguments>
-  explicit Connection(std::shared_ptr<void> context, StreamArguments&&... arguments)
-      : context_(std::move(context)), stream_(std::forward<StreamArguments>(arguments)...) {}
-
-  // ConnectionControl
-  void close_if_idle() override {
-    asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
-      if (self->state_.idle) {
-        beast::get_lowest_layer(self->stream_).close();
-      }
-    });
-  }
-
-  // ConnectionControl
-  void close_now() override { beast::get_lowest_layer(stream_).close(); }
-
-  Stream& stream() { return stream_; }
-  ConnectionState& state() { return state_; }
-
- private:
-  std::shared_ptr<void> context_;
-  Stream stream_;
-  ConnectionState state_;
-};
 
 std::string format_endpoint(const Tcp::endpoint& endpoint) {
   const auto address = endpoint.address();
@@ -133,6 +103,9 @@ class BeastHttpServer final : public HttpServer {
   [[nodiscard]] bool wait_until_idle(std::chrono::milliseconds timeout) override {
     return registry_.wait_until_empty(timeout);
   }
+
+  // HttpServer
+  void refuse_waiting_requests() override { registry_.refuse_waiting_requests(); }
 
   // HttpServer
   [[nodiscard]] domain::Result<void> reload_tls() override {

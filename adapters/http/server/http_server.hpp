@@ -64,6 +64,13 @@ class HttpServer {
   // wait_until_idle: blocks until no connection is open or `timeout` passes; true when idle.
   [[nodiscard]] virtual bool wait_until_idle(std::chrono::milliseconds timeout) = 0;
 
+  // refuse_waiting_requests: the end of a drain that ran out of time: every request waiting for
+  // storage, now or from now on, is answered 503 unavailable ("the service is stopping") with
+  // Connection: close, and its connection closes after it; storage's later answer is dropped. A
+  // request still arriving or a response still being written is left as it is. Drains too.
+  // Returns at once.
+  virtual void refuse_waiting_requests() = 0;
+
   // reload_tls: re-reads the certificate and key for new connections; on failure the old ones
   // stay in use and the error says why in one line. Succeeds at once without TLS.
   [[nodiscard]] virtual domain::Result<void> reload_tls() = 0;

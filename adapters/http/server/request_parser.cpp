@@ -41,6 +41,20 @@ void RequestParser::keep_first(std::optional<std::string_view>& taken, bool* rep
   }
 }
 
+void RequestParser::keep_list(std::optional<std::string_view>& taken, std::pmr::string& joined,
+                              std::string_view value) {
+  if (!taken) {
+    taken = keep(value);  // the usual single field: no join
+    return;
+  }
+  if (joined.empty()) {
+    joined.assign(*taken);
+  }
+  joined.append(",").append(value);
+  kept_bytes_ += value.size() + 1;
+  taken = joined;
+}
+
 void RequestParser::on_request_impl(bhttp::verb method, boost::beast::string_view method_string,
                                     boost::beast::string_view target, int version,
                                     ErrorCode& error) {
@@ -58,8 +72,9 @@ void RequestParser::on_response_impl(int /*status*/, boost::beast::string_view /
 }
 
 // One switch on the name Beast has already looked up, in the order the fields came: the first
-// value of each field read, whether the fields sent once came more than once, every
-// X-Forwarded-For and Transfer-Encoding. Every other field is dropped here.
+// value of each field read, whether the fields sent once came more than once, every value of the
+// list fields (X-Forwarded-For, Transfer-Encoding, Accept-Encoding). Every other field is dropped
+// here.
 void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view name_string,
                                   boost::beast::string_view value, ErrorCode& error) {
   error = {};
@@ -75,11 +90,7 @@ void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view n
       }
       break;
     case bhttp::field::transfer_encoding:
-      if (framing_.transfer_encoding) {
-        transfer_encoding_.push_back(',');
-      }
-      transfer_encoding_.append(value);
-      framing_.transfer_encoding = transfer_encoding_;
+      keep_list(framing_.transfer_encoding, transfer_encoding_, value);
       break;
     case bhttp::field::connection:
       keep_first(framing_.connection, nullptr, value);
@@ -100,10 +111,10 @@ void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view n
       keep_first(request_.if_none_match, nullptr, value);
       break;
     case bhttp::field::accept_encoding:
-      keep_first(request_.accept_encoding, nullptr, value);
+      keep_list(request_.accept_encoding, accept_encoding_, value);
       break;
     case bhttp::field::origin:
-      keep_first(request_.origin, nullptr, value);
+      keep_first(request_.origin, &request_.origin_repeated, value);
       break;
     case bhttp::field::access_control_request_method:
       keep_first(request_.access_control_request_method, nullptr, value);

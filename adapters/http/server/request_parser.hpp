@@ -43,7 +43,7 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // it and is given back as a whole (a monotonic arena: the session's, over the connection's own
   // bytes, so that a usual request costs no heap allocation; kept values are never deallocated).
   explicit RequestParser(std::pmr::memory_resource& memory)
-      : memory_(memory), transfer_encoding_(&memory), body_(&memory) {}
+      : memory_(memory), transfer_encoding_(&memory), accept_encoding_(&memory), body_(&memory) {}
   RequestParser(const RequestParser&) = delete;
   RequestParser& operator=(const RequestParser&) = delete;
   RequestParser(RequestParser&&) = delete;
@@ -96,6 +96,10 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   std::string_view keep(std::string_view value);
   // keep_first: take_first, copying only the value kept.
   void keep_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value);
+  // keep_list: a list field (RFC 9110 section 5.3): every value, joined by commas in order in
+  // `joined`, so that repeated fields read as the one field they combine into.
+  void keep_list(std::optional<std::string_view>& taken, std::pmr::string& joined,
+                 std::string_view value);
   void on_unknown_field(std::string_view name, std::string_view value);
 
   // The values of a usual request fit here: a copy costs no call into the arena.
@@ -108,6 +112,7 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   HttpRequest request_;  // without its body
   FramingFields framing_;
   std::pmr::string transfer_encoding_;
+  std::pmr::string accept_encoding_;
   std::pmr::string body_;
   boost::beast::http::verb method_ = boost::beast::http::verb::unknown;
   unsigned version_ = 11;

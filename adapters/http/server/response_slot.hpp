@@ -7,7 +7,8 @@
 // - past the deadline with no answer, wait() gives 503 unavailable and the late answer is
 //   dropped;
 // - when every copy of the responder is destroyed without being called (a completion lost by
-//   storage), the slot is answered 500 instead of hanging the connection.
+//   storage), the slot is answered 500 instead of hanging the connection;
+// - when the server stops waiting (refuse_for_stop: a drain out of time), 503 unavailable.
 // Only operations under /v1 wait for storage, so both carry the /v1 headers (refusal()).
 // A slot holds no I/O object: storage may keep a responder after the server and its io_context
 // are gone, and its answer then goes nowhere. Only the Beast translation units include it.
@@ -76,6 +77,12 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     std::optional<HttpResponse> answered = std::move(response_);
     response_.reset();
     return answered;
+  }
+
+  // refuse_for_stop: answers 503 unavailable, "the service is stopping", unless the request has
+  // its response already; storage's answer is dropped when it comes. From any thread.
+  void refuse_for_stop() {
+    put(refusal(503, "unavailable", "the service is stopping; try again later"));
   }
 
   // wait: the response, once the responder has been called, or 503 once `deadline` has passed

@@ -38,11 +38,12 @@ struct SessionContext {
   HttpObserver* observer = nullptr;
 };
 
-// ConnectionState: what the session shares with close_if_idle, touched on the connection's
-// executor only (one thread).
+// ConnectionState: what the session shares with close_if_idle and refuse_waiting_request,
+// touched on the connection's executor only (one thread).
 struct ConnectionState {
   bool idle = true;
-  std::string client_address;  // set once, before the session starts
+  std::string client_address;       // set once, before the session starts
+  ResponseSlot* waiting = nullptr;  // the slot of the request waiting for storage, while it waits
 };
 
 template <class Stream>
@@ -158,7 +159,12 @@ class Session {
     if (auto answered = slot->take_answered()) {
       response = std::move(*answered);
     } else {
+      state_.waiting = slot.get();
+      if (context_.registry.refusing()) {
+        slot->refuse_for_stop();  // the server stopped waiting before this request began to
+      }
       response = co_await slot->wait(storage_timer_, plain.storage_deadline);
+      state_.waiting = nullptr;
       clock.forget();
     }
     context_.router.add_cors_headers(plain, response);

@@ -42,5 +42,16 @@ TEST(AcceptEncoding, ZeroAnUnreadableWeightOrAHeavierIdentityRefuseIt) {
   }
 }
 
+// Repeated fields reach accepts_gzip joined by commas (request_parser.hpp): the list's rules
+// decide, so a coding named twice counts at its highest weight, in either order.
+TEST(AcceptEncoding, RepeatedFieldsJoinedAreReadAsOneList) {
+  for (const char* taken : {"identity,gzip", "gzip,gzip;q=0", "gzip;q=0,gzip", ",gzip"}) {
+    EXPECT_TRUE(accepts_gzip(taken)) << taken;
+  }
+  for (const char* refused : {"gzip;q=0.5,identity", "gzip;q=0,*", "br,deflate"}) {
+    EXPECT_FALSE(accepts_gzip(refused)) << refused;
+  }
+}
+
 }  // namespace
 }  // namespace petstore::tests

@@ -1,8 +1,8 @@
 // RequestParser: the fields the service reads, kept as Beast's parser reads them, and nothing
-// else: the first value of each, whether Authorization, Content-Type and Idempotency-Key came
-// more than once, every X-Forwarded-For joined in order, Host counted, every Transfer-Encoding
-// joined; names matched whatever their case; a folded value unfolded; values copied out of the
-// input; trailer fields counted, never kept; fields nobody reads not stored at all.
+// else: the first value of each, whether Authorization, Content-Type, Idempotency-Key and Origin
+// came more than once, every X-Forwarded-For, Transfer-Encoding and Accept-Encoding joined in
+// order, Host counted; names matched whatever their case; a folded value unfolded; values copied
+// out of the input; trailer fields counted, never kept; fields nobody reads not stored at all.
 
 #include "adapters/http/server/request_parser.hpp"
 
@@ -67,7 +67,7 @@ TEST(RequestParser, TakesTheFirstValueAndNotesRepeatsOfTheFieldsSentOnce) {
 
 TEST(RequestParser, FieldsSentOnceAreNotRepeatsAndAbsentOnesStayEmpty) {
   const auto parsed =
-      parse(get("Authorization: Bearer only\r\nAccept-Encoding: gzip\r\nAccept-Encoding: br\r\n"
+      parse(get("Authorization: Bearer only\r\nAccept-Encoding: gzip\r\n"
                 "Origin: https://a.test\r\nContent-Encoding: identity\r\nIf-None-Match: \"e\"\r\n"
                 "Access-Control-Request-Method: POST\r\n"));
   const auto request = parsed->parser.request();
@@ -75,6 +75,7 @@ TEST(RequestParser, FieldsSentOnceAreNotRepeatsAndAbsentOnesStayEmpty) {
   EXPECT_FALSE(request.authorization_repeated);
   EXPECT_EQ(request.accept_encoding, "gzip");
   EXPECT_EQ(request.origin, "https://a.test");
+  EXPECT_FALSE(request.origin_repeated);
   EXPECT_EQ(request.content_encoding, "identity");
   EXPECT_EQ(request.if_none_match, "\"e\"");
   EXPECT_EQ(request.access_control_request_method, "POST");
@@ -89,6 +90,28 @@ TEST(RequestParser, JoinsEveryForwardedForInOrder) {
   const auto parsed =
       parse(get("X-Forwarded-For: 203.0.113.9\r\nx-forwarded-for: 198.51.100.1, 10.0.0.2\r\n"));
   EXPECT_EQ(parsed->parser.request().forwarded_for, "203.0.113.9,198.51.100.1, 10.0.0.2");
+}
+
+// RFC 9110 section 5.3: repeated fields of a list are one field, their values joined in order.
+// Only the first used to be kept, so "identity" then "gzip" read as no gzip.
+TEST(RequestParser, JoinsEveryAcceptEncodingInOrder) {
+  const auto parsed =
+      parse(get("Accept-Encoding: identity\r\naccept-encoding: gzip;q=0.5\r\n"
+                "Accept-Encoding: br\r\n"));
+  EXPECT_EQ(parsed->parser.request().accept_encoding, "identity,gzip;q=0.5,br");
+  const std::string long_value(300, 'x');  // past the parser's own bytes, into the arena
+  EXPECT_EQ(parse(get("Accept-Encoding: " + long_value + "\r\nAccept-Encoding: gzip\r\n"))
+                ->parser.request()
+                .accept_encoding,
+            long_value + ",gzip");
+}
+
+// Origin is no list: a browser sends one. The parser keeps the first and notes the second, for
+// cors_headers to believe neither.
+TEST(RequestParser, NotesASecondOrigin) {
+  const auto parsed = parse(get("Origin: https://a.test\r\norigin: https://b.test\r\n"));
+  EXPECT_EQ(parsed->parser.request().origin, "https://a.test");
+  EXPECT_TRUE(parsed->parser.request().origin_repeated);
 }
 
 TEST(RequestParser, KeepsWhatTheFramingChecksRead) {
