@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -79,11 +80,24 @@ class MemoryPetRepository final : public MemoryPetStore {
                               "the create's deadline passed before it was stored"));
       return;
     }
-    domain::Result<ports::CreateOutcome> result = [&] {
+    // The pet and its answer are built before the lock, which covers only what must be one step
+    // (the key's record, the id, the append): creates on many threads queue on it.
+    domain::Pet stored = domain::with_id(domain::PetId{0}, std::move(command.pet));
+    domain::Pet answer = stored;
+    std::optional<domain::Pet> replayed;
+    const auto assigned = [&]() -> domain::Result<domain::PetId> {
       const std::unique_lock lock(mutex_);
-      return create_locked(command);
+      return create_locked(command, std::move(stored), replayed);
     }();
-    done(std::move(result));  // outside the lock: `done` may call back into the repository
+    // Outside the lock: `done` may call back into the repository.
+    if (!assigned) {
+      done(assigned.error());
+    } else if (replayed) {
+      done(ports::CreateOutcome{std::move(*replayed), false});
+    } else {
+      answer.id = *assigned;
+      done(ports::CreateOutcome{std::move(answer), true});
+    }
   }
 
   // PetRepository
@@ -154,27 +168,33 @@ class MemoryPetRepository final : public MemoryPetStore {
   }
 
  private:
-  domain::Result<ports::CreateOutcome> create_locked(const ports::CreatePetCommand& command) {
+  // create_locked: stores `pet` under the next id, or finds the pet its idempotency key already
+  // made (then `replayed` holds it and nothing is stored).
+  domain::Result<domain::PetId> create_locked(const ports::CreatePetCommand& command,
+                                              domain::Pet pet,
+                                              std::optional<domain::Pet>& replayed) {
     forget_expired(command.received_at, command.retention);
     if (command.idempotency) {
       const auto seen =
           records_.find(ScopedKey{command.idempotency->scope, command.idempotency->key});
       if (seen != records_.end() &&
           !expired(seen->second.received_at, command.received_at, command.retention)) {
-        return ports::CreateOutcome{*find_locked(seen->second.id), false};
+        replayed = *find_locked(seen->second.id);
+        return seen->second.id;
       }
     }
     if (last_id_ == std::numeric_limits<std::int64_t>::max()) {
       return domain::make_error(ErrorCode::unavailable, "", "no pet ids are left");
     }
-    const domain::PetId id{last_id_ + 1};
-    append_locked(domain::with_id(id, command.pet));  // ids only grow: the new pet goes last
+    pet.id = domain::PetId{last_id_ + 1};
+    append_locked(std::move(pet));  // ids only grow: the new pet goes last
+    const domain::PetId id = pets_.back().id;
     if (command.idempotency) {
       ScopedKey key{command.idempotency->scope, command.idempotency->key};
       stamps_.push_back(RecordStamp{command.received_at, key, id});
       records_.insert_or_assign(std::move(key), IdempotencyRecord{id, command.received_at});
     }
-    return ports::CreateOutcome{pets_.back(), true};
+    return id;
   }
 
   // find_locked: the stored pet with `id`, or nullptr.
