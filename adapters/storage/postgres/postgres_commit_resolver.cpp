@@ -5,17 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "adapters/storage/postgres/postgres_errors.hpp"
+
 namespace petstore::adapters::storage::postgres {
-namespace {
-
-domain::Error unavailable(std::string message, std::string detail) {
-  auto error = domain::make_error(domain::ErrorCode::unavailable, "", std::move(message));
-  error.detail = std::move(detail);
-  return error;
-}
-
-}  // namespace
-
 CommitResolver::CommitResolver(const ConnectTarget& target, PostgresObserver& observer,
                                Resend resend)
     : target_(target), observer_(observer), resend_(std::move(resend)) {}

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -16,12 +17,6 @@ using domain::ErrorCode;
 constexpr std::chrono::milliseconds first_pause{100};
 constexpr std::chrono::milliseconds longest_pause{5000};
 
-domain::Error unavailable(std::string message, std::string detail) {
-  auto error = domain::make_error(ErrorCode::unavailable, "", std::move(message));
-  error.detail = std::move(detail);
-  return error;
-}
-
 // statement_error: a statement the server refused. Classes 08 (connection), 40 (rollback:
 // deadlock, serialization), 53 (resources), 57 (operator intervention: shutdown, cancel) pass;
 // PS001 is create_pet's "no pet ids are left"; anything else is a bug or a damaged database.
@@ -29,7 +24,7 @@ domain::Error statement_error(const PGresult* result, std::string detail) {
   const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
   const std::string_view sqlstate = state != nullptr ? state : "";
   if (sqlstate == "PS001") {  // create_pet: every id is taken (postgres_schema.cpp)
-    return domain::make_error(ErrorCode::unavailable, "", "no pet ids are left");
+    return unavailable("no pet ids are left");
   }
   const bool transient = sqlstate.starts_with("08") || sqlstate.starts_with("40") ||
                          sqlstate.starts_with("53") || sqlstate.starts_with("57");

@@ -11,6 +11,7 @@
 
 #include "adapters/storage/postgres/postgres_array_literal.hpp"
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
+#include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -37,12 +38,6 @@ struct BatchState {
   std::vector<PendingCreate> batch;
   std::function<void(std::size_t creates)> after;
 };
-
-domain::Error damaged(std::string detail) {
-  auto error = domain::make_error(domain::ErrorCode::internal, "", "a stored pet is damaged");
-  error.detail = std::move(detail);
-  return error;
-}
 
 std::int64_t nanoseconds_since_epoch(std::chrono::system_clock::time_point when) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();

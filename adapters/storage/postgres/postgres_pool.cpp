@@ -8,15 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_errors.hpp"
+
 namespace petstore::adapters::storage::postgres {
-namespace {
-
-domain::Error unavailable(std::string message) {
-  return domain::make_error(domain::ErrorCode::unavailable, "", std::move(message));
-}
-
-}  // namespace
-
 void Pool::Unanswered::answer() {
   for (auto& [work, reason] : reads) {
     work.finish(unavailable(reason));

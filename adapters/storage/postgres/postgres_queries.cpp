@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include "adapters/storage/postgres/postgres_errors.hpp"
+
 namespace petstore::adapters::storage::postgres {
 namespace {
 
@@ -23,12 +25,6 @@ constexpr const char* list_by_status_sql =
     "SELECT id, name, category_id, status FROM petstore.pets WHERE status = $1 AND id > $2 "
     "ORDER BY status, id LIMIT $3";
 constexpr const char* count_sql = "SELECT pet_count FROM petstore.id_counter";
-
-domain::Error damaged(std::string detail) {
-  auto error = domain::make_error(ErrorCode::internal, "", "a stored pet is damaged");
-  error.detail = std::move(detail);
-  return error;
-}
 
 std::optional<std::int64_t> to_int64(std::string_view text) {
   std::int64_t value = 0;

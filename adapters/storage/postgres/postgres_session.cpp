@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -61,8 +62,7 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
       break;
     }
   }
-  return domain::make_error(ErrorCode::unavailable, "",
-                            "cannot connect to the database: " + failures);
+  return unavailable("cannot connect to the database: " + failures);
 }
 
 domain::Result<BlockingSession> BlockingSession::connect_host(const ConnectTarget& target,
@@ -72,12 +72,12 @@ domain::Result<BlockingSession> BlockingSession::connect_host(const ConnectTarge
   BlockingSession session(start_connect(target, host), target, deadline, std::move(stop));
   PGconn* conn = session.get();
   if (conn == nullptr || PQstatus(conn) == CONNECTION_BAD) {
-    return session.unavailable(libpq_message(conn, target));
+    return unavailable(libpq_message(conn, target));
   }
   // As libpq asks: poll as if PQconnectPoll had said "writing".
   for (auto status = PGRES_POLLING_WRITING; status != PGRES_POLLING_OK;) {
     if (status == PGRES_POLLING_FAILED) {
-      return session.unavailable(libpq_message(conn, target));
+      return unavailable(libpq_message(conn, target));
     }
     if (auto ready = session.await(status == PGRES_POLLING_WRITING ? POLLOUT : POLLIN); !ready) {
       return ready.error();
@@ -85,7 +85,7 @@ domain::Result<BlockingSession> BlockingSession::connect_host(const ConnectTarge
     status = PQconnectPoll(conn);
   }
   if (PQsetnonblocking(conn, 1) != 0) {
-    return session.unavailable(libpq_message(conn, target));
+    return unavailable(libpq_message(conn, target));
   }
   return session;
 }
@@ -183,10 +183,6 @@ domain::Result<void> BlockingSession::await(short events) const {
       return {};
     }
   }
-}
-
-domain::Error BlockingSession::unavailable(const std::string& why) const {
-  return domain::make_error(ErrorCode::unavailable, "", why);
 }
 
 }  // namespace petstore::adapters::storage::postgres

@@ -62,7 +62,6 @@ class BlockingSession {
   [[nodiscard]] domain::Result<void> bound_on_server();
   // await: until the socket has one of poll(2)'s `events`, the deadline passes or a stop comes.
   [[nodiscard]] domain::Result<void> await(short events) const;
-  [[nodiscard]] domain::Error unavailable(const std::string& why) const;
   // answer: the sent query's results, the last one kept.
   [[nodiscard]] domain::Result<ResultPtr> answer();
 
