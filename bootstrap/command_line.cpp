@@ -11,6 +11,7 @@
 
 #include "bootstrap/config_file.hpp"
 #include "bootstrap/data_command_line.hpp"
+#include "bootstrap/storage_flag.hpp"
 
 namespace petstore::bootstrap {
 namespace {
@@ -20,7 +21,6 @@ std::chrono::milliseconds from_seconds(double seconds) {
 }
 
 struct ServeFlags {
-  std::string storage = "lmdb";
   double header_timeout = 10;
   double body_timeout = 30;
   double idle_timeout = 60;
@@ -131,10 +131,10 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
 }
 
 void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
-  serve.add_option("--storage", flags.storage, "Where pets are kept: memory, lmdb or postgres")
-      ->envname("PETSTORE_STORAGE")
-      ->check(CLI::IsMember({"memory", "lmdb", "postgres"}))
-      ->capture_default_str();
+  add_storage_flag(serve, options.storage,
+                   {StorageKind::memory, StorageKind::lmdb, StorageKind::postgres},
+                   "Where pets are kept: memory, lmdb or postgres")
+      ->envname("PETSTORE_STORAGE");
   serve.add_option("--data-dir", options.data_dir, "LMDB data directory (created when missing)")
       ->envname("PETSTORE_DATA_DIR")
       ->capture_default_str();
@@ -254,9 +254,6 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
 }
 
 void apply(const ServeFlags& flags, ServeOptions& options) {
-  options.storage = flags.storage == "memory"     ? StorageKind::memory
-                    : flags.storage == "postgres" ? StorageKind::postgres
-                                                  : StorageKind::lmdb;
   if (options.postgres.pool_size == 0) {
     options.postgres.pool_size = std::size_t{2} * options.threads;
   }

@@ -4,17 +4,18 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bootstrap/storage_flag.hpp"
+
 namespace petstore::bootstrap {
 namespace {
 
 // add_store_flags: the store a data tool acts on: an LMDB data directory, or with
 // `--storage postgres` a database (contract section 8). Which one is required is checked when the
 // command runs (a missing one exits 2 there).
-void add_store_flags(CLI::App& command, std::string& storage, std::filesystem::path& data_dir,
+void add_store_flags(CLI::App& command, StorageKind& storage, std::filesystem::path& data_dir,
                      std::string& database_url, const std::string& data_dir_help) {
-  command.add_option("--storage", storage, "Where the pets are kept: lmdb or postgres")
-      ->check(CLI::IsMember({"lmdb", "postgres"}))
-      ->capture_default_str();
+  add_storage_flag(command, storage, {StorageKind::lmdb, StorageKind::postgres},
+                   "Where the pets are kept: lmdb or postgres");
   auto* dir = command.add_option("--data-dir", data_dir, data_dir_help);
   command
       .add_option("--database-url", database_url,

@@ -27,14 +27,14 @@ adapters::storage::lmdb::LmdbOptions lmdb_options(const fs::path& data_dir) {
 
 // Store: the store a data tool acts on, as chosen on its command line.
 struct Store {
-  std::string storage;
+  StorageKind storage;
   fs::path data_dir;
   std::string database_url;
 };
 
 // store_problem: why the command line does not name a store, or "" when it does.
 std::string store_problem(const Store& store) {
-  if (store.storage == "postgres") {
+  if (store.storage == StorageKind::postgres) {
     return store.database_url.empty() ? "--storage postgres needs --database-url" : "";
   }
   return store.data_dir.empty() ? "--data-dir is required (or --storage postgres)" : "";
@@ -42,7 +42,7 @@ std::string store_problem(const Store& store) {
 
 // store_name: the store for the operator's messages (a database without its password).
 std::string store_name(const Store& store) {
-  if (store.storage != "postgres") {
+  if (store.storage != StorageKind::postgres) {
     return store.data_dir.string();
   }
   auto described = adapters::storage::postgres::describe_database_url(store.database_url);
@@ -52,7 +52,7 @@ std::string store_name(const Store& store) {
 // pet_archive: the store a data tool exports from or imports into: LMDB, or PostgreSQL with
 // --storage postgres (memory keeps nothing past the process). Errors: a URL libpq cannot parse.
 domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const Store& store) {
-  if (store.storage == "postgres") {
+  if (store.storage == StorageKind::postgres) {
     adapters::storage::postgres::PostgresOptions options;
     options.database_url = store.database_url;
     return adapters::storage::postgres::make_postgres_pet_archive(options);
@@ -93,7 +93,7 @@ int run_import(const ImportOptions& options) {
 }
 
 int run_backup(const BackupOptions& options) {
-  if (options.storage == "postgres") {
+  if (options.storage == StorageKind::postgres) {
     report(
         "backup copies LMDB stores only; back up a PostgreSQL database with pg_dump (or "
         "pg_basebackup), or write its pets out with petstore export --storage postgres");

@@ -7,24 +7,26 @@
 #include <optional>
 #include <string>
 
+#include "bootstrap/storage_kind.hpp"
+
 namespace petstore::bootstrap {
 
 struct ExportOptions {
-  std::string storage{"lmdb"};               // lmdb or postgres
+  StorageKind storage = StorageKind::lmdb;
   std::filesystem::path data_dir;            // lmdb
   std::string database_url{};                // postgres: a libpq connection string or URI
   std::optional<std::filesystem::path> out;  // standard output when absent or "-"
 };
 
 struct ImportOptions {
-  std::string storage{"lmdb"};              // lmdb or postgres
+  StorageKind storage = StorageKind::lmdb;
   std::filesystem::path data_dir;           // lmdb
   std::string database_url{};               // postgres: a libpq connection string or URI
   std::optional<std::filesystem::path> in;  // standard input when absent or "-"
 };
 
 struct BackupOptions {
-  std::string storage{"lmdb"};     // lmdb or postgres
+  StorageKind storage = StorageKind::lmdb;
   std::filesystem::path data_dir;  // lmdb
   std::string database_url{};      // postgres: a libpq connection string or URI
   std::filesystem::path out;

@@ -55,18 +55,6 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
   return adapters::storage::lmdb::make_lmdb_pet_repository(lmdb);
 }
 
-std::string_view storage_name(StorageKind storage) {
-  switch (storage) {
-    case StorageKind::memory:
-      return "memory";
-    case StorageKind::postgres:
-      return "postgres";
-    case StorageKind::lmdb:
-      break;
-  }
-  return "lmdb";
-}
-
 void reload_certificate(adapters::http::HttpServer& server, Logger& logger) {
   if (const auto reloaded = server.reload_tls(); !reloaded) {
     logger.error("reload_failed",

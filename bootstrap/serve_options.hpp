@@ -14,10 +14,9 @@
 #include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "bootstrap/storage_kind.hpp"
 
 namespace petstore::bootstrap {
-
-enum class StorageKind { memory, lmdb, postgres };
 
 struct ServeOptions {
   std::string listen = "127.0.0.1:8080";

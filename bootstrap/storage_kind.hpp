@@ -1,0 +1,29 @@
+#pragma once
+// StorageKind: where pets are kept, as `serve --storage` and the data tools' --storage name it.
+// The command line's word becomes the kind once (storage_flag.hpp); everything after compares
+// kinds, never words.
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace petstore::bootstrap {
+
+enum class StorageKind { memory, lmdb, postgres };
+
+inline constexpr std::array<StorageKind, 3> all_storage_kinds{
+    StorageKind::memory, StorageKind::lmdb, StorageKind::postgres};
+
+[[nodiscard]] constexpr std::string_view storage_name(StorageKind kind) {
+  switch (kind) {
+    case StorageKind::memory:
+      return "memory";
+    case StorageKind::postgres:
+      return "postgres";
+    case StorageKind::lmdb:
+      break;
+  }
+  return "lmdb";
+}
+
+}  // namespace petstore::bootstrap
