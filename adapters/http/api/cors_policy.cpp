@@ -1,11 +1,11 @@
 #include "adapters/http/api/cors_policy.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <cstdint>
+#include <string>
 
-#include <boost/url/grammar/parse.hpp>
-#include <boost/url/rfc/ipv4_address_rule.hpp>
-#include <boost/url/rfc/ipv6_address_rule.hpp>
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
 
 #include "adapters/http/api/ascii.hpp"
 
@@ -18,11 +18,9 @@ domain::Error not_an_origin(std::string_view text, std::string_view why) {
       "'" + std::string(text) + "' is not an origin (scheme://host[:port]): " + std::string(why));
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// A DNS name or dotted IPv4 address, in lower case: labels of letters, digits and inner hyphens.
-// A last label of digits makes it an IPv4 address, which must then be a whole one, as a browser's
-// URL parser reads it.
+// valid_name: a DNS name in lower case: labels of letters, digits and inner hyphens (Boost.URL
+// takes any reg-name; a browser's Origin holds none of the rest). A last label of digits would
+// be an IPv4 address, which Boost.URL has already told apart when it is a whole one.
 bool valid_name(std::string_view host) {
   if (host.empty() || host.size() > 253) {
     return false;
@@ -32,7 +30,7 @@ bool valid_name(std::string_view host) {
     const std::size_t end = std::min(host.find('.', at), host.size());
     const std::string_view label = host.substr(at, end - at);
     const bool letters = std::all_of(label.begin(), label.end(), [](char c) {
-      return is_digit(c) || (c >= 'a' && c <= 'z') || c == '-';
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-';
     });
     if (label.empty() || label.size() > 63 || !letters || label.front() == '-' ||
         label.back() == '-') {
@@ -41,69 +39,61 @@ bool valid_name(std::string_view host) {
     last = label;
     at = end + 1;
   }
-  if (std::all_of(last.begin(), last.end(), is_digit)) {
-    return boost::urls::grammar::parse(host, boost::urls::ipv4_address_rule).has_value();
-  }
-  return true;
-}
-
-// serialise_host: the host as a browser writes it (an IPv6 address in its canonical form,
-// bracketed), or empty when it is none.
-std::string serialise_host(std::string_view host) {
-  if (host.starts_with('[') && host.ends_with(']')) {
-    auto address = boost::urls::grammar::parse(host.substr(1, host.size() - 2),
-                                               boost::urls::ipv6_address_rule);
-    return address ? "[" + address->to_string() + "]" : std::string();
-  }
-  return valid_name(host) ? std::string(host) : std::string();
+  return !std::all_of(last.begin(), last.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
 
 domain::Result<std::string> serialise_origin(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), ascii_lower);
-  const std::size_t separator = lower.find("://");
-  if (lower == "*") {
+  if (text == "*") {
     return not_an_origin(text, "name each origin; '*' is not taken");
   }
-  if (separator == std::string::npos) {
+  if (text.find("://") == std::string_view::npos) {
     return not_an_origin(text, "it has no scheme");
   }
-  const std::string_view scheme = std::string_view(lower).substr(0, separator);
-  if (scheme != "http" && scheme != "https") {
+  const auto url = boost::urls::parse_uri(text);
+  if (!url) {
+    return not_an_origin(text, "the URL is malformed");
+  }
+  if (url->scheme_id() != boost::urls::scheme::http &&
+      url->scheme_id() != boost::urls::scheme::https) {
     return not_an_origin(text, "the scheme must be http or https");
   }
-  std::string_view authority = std::string_view(lower).substr(separator + 3);
-  if (authority.find_first_of("/?#") != std::string_view::npos) {
+  if (!url->encoded_path().empty() || url->has_query() || url->has_fragment()) {
     return not_an_origin(text, "an origin has no path, query or fragment (not even a final /)");
   }
-  if (authority.find('@') != std::string_view::npos) {
+  if (url->has_userinfo()) {
     return not_an_origin(text, "an origin has no user info");
   }
-  const std::size_t bracket = authority.rfind(']');
-  const std::size_t colon = authority.rfind(':');
-  std::string_view port;
-  const bool has_port =
-      colon != std::string_view::npos && (bracket == std::string_view::npos || colon > bracket);
-  if (has_port) {
-    port = authority.substr(colon + 1);
-    authority = authority.substr(0, colon);
+  // The host as a browser writes it: in lower case, an IPv6 address canonical and bracketed.
+  std::string host;
+  switch (url->host_type()) {
+    case boost::urls::host_type::ipv4:
+      host = url->host_ipv4_address().to_string();
+      break;
+    case boost::urls::host_type::ipv6:
+      host = "[" + url->host_ipv6_address().to_string() + "]";
+      break;
+    case boost::urls::host_type::name:
+      host = url->encoded_host();
+      std::transform(host.begin(), host.end(), host.begin(), ascii_lower);
+      host = valid_name(host) ? host : std::string();
+      break;
+    default:
+      break;
   }
-  const std::string host = serialise_host(authority);
   if (host.empty()) {
     return not_an_origin(text, "the host is missing or malformed");
   }
-  std::string origin = std::string(scheme) + "://" + host;
-  if (has_port) {
-    unsigned number = 0;
-    const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
-    if (port.empty() || error != std::errc() || end != port.data() + port.size() || number == 0 ||
-        number > 65535) {
+  const bool https = url->scheme_id() == boost::urls::scheme::https;
+  std::string origin = std::string(https ? "https" : "http") + "://" + host;
+  if (url->has_port()) {
+    const std::uint16_t number = url->port_number();  // 0 when empty or past 65535
+    if (number == 0) {
       return not_an_origin(text, "the port must be a number from 1 to 65535");
     }
     // A browser leaves the scheme's default port out of Origin.
-    if (number != (scheme == "http" ? 80U : 443U)) {
+    if (number != (https ? 443U : 80U)) {
       origin.append(":").append(std::to_string(number));
     }
   }
