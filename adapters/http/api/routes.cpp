@@ -3,63 +3,52 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
+#include <string>
 
 namespace petstore::adapters::http {
 namespace {
 
-// fits: whether `segments` fit `route`'s template; its parameter segment, if any, goes to
-// `parameter`.
-bool fits(const Route& route, const boost::urls::segments_encoded_view& segments,
-          std::string& parameter) {
+// fits: whether the segments that `next` yields (each decoded, then nullopt after the last) fit
+// `route`'s template; its parameter segment, if any, goes to `parameter`. One matcher for both
+// kinds of path: a segment is used before `next` is called again.
+template <class Next>
+bool fits(const Route& route, Next next, std::string& parameter) {
   std::string_view rest = route.path.substr(1);  // after the leading '/'
-  auto segment = segments.begin();
   for (;;) {
-    if (segment == segments.end()) {
+    const std::optional<std::string_view> segment = next();
+    if (!segment) {
       return false;
     }
     const std::size_t slash = rest.find('/');
     const std::string_view piece = rest.substr(0, slash);
-    const auto decoded = **segment;
     if (piece.starts_with('{')) {
-      if (decoded.empty()) {
+      if (segment->empty()) {
         return false;  // "/v1/pets/": a trailing slash names no resource
       }
-      parameter.assign(decoded.begin(), decoded.end());
-    } else if (decoded != piece) {
+      parameter.assign(*segment);
+    } else if (*segment != piece) {
       return false;
     }
-    ++segment;
     if (slash == std::string_view::npos) {
-      return segment == segments.end();
+      return !next();  // as many segments as the template has
     }
     rest.remove_prefix(slash + 1);
   }
 }
 
-// fits_plain: fits() for a plain path (is_plain_path), whose segments are the pieces between
-// its slashes.
-bool fits_plain(const Route& route, std::string_view path, std::string& parameter) {
-  std::string_view rest = route.path.substr(1);  // after the leading '/'
-  std::string_view segments = path.substr(1);
-  for (;;) {
-    const std::size_t slash = rest.find('/');
-    const std::string_view piece = rest.substr(0, slash);
-    const std::size_t end = segments.find('/');
-    const std::string_view segment = segments.substr(0, end);
-    if (piece.starts_with('{')) {
-      if (segment.empty()) {
-        return false;  // "/v1/pets/": a trailing slash names no resource
-      }
-      parameter.assign(segment);
-    } else if (segment != piece) {
-      return false;
+// first_fit: the first route whose template fits the segments of each `segments_of()`.
+template <class SegmentsOf>
+std::optional<RouteMatch> first_fit(SegmentsOf segments_of) {
+  RouteMatch match;
+  for (const Route& route : routes) {
+    if (fits(route, segments_of(), match.parameter)) {
+      match.route = &route;
+      return match;
     }
-    if (slash == std::string_view::npos || end == std::string_view::npos) {
-      return slash == end;  // both ended: as many segments as the template has
-    }
-    rest.remove_prefix(slash + 1);
-    segments.remove_prefix(end + 1);
+    match.parameter.clear();
   }
+  return std::nullopt;
 }
 
 // path_characters: RFC 3986's pchar without '%' (unreserved, sub-delims, ':', '@'), and '/'.
@@ -91,15 +80,19 @@ bool is_plain_path(std::string_view path) {
 }
 
 std::optional<RouteMatch> match_plain_path(std::string_view path) {
-  RouteMatch match;
-  for (const Route& route : routes) {
-    if (fits_plain(route, path, match.parameter)) {
-      match.route = &route;
-      return match;
-    }
-    match.parameter.clear();
-  }
-  return std::nullopt;
+  // A plain path's segments are the pieces between its slashes, as they are.
+  return first_fit([path] {
+    return [rest = path.substr(1), ended = false]() mutable -> std::optional<std::string_view> {
+      if (ended) {
+        return std::nullopt;
+      }
+      const std::size_t slash = rest.find('/');
+      const std::string_view segment = rest.substr(0, slash);
+      ended = slash == std::string_view::npos;
+      rest.remove_prefix(ended ? rest.size() : slash + 1);
+      return segment;
+    };
+  });
 }
 
 const Operation* Route::operation(std::string_view method) const {
@@ -128,15 +121,17 @@ std::string Route::allow() const {
 }
 
 std::optional<RouteMatch> match_route(const boost::urls::segments_encoded_view& segments) {
-  RouteMatch match;
-  for (const Route& route : routes) {
-    if (fits(route, segments, match.parameter)) {
-      match.route = &route;
-      return match;
-    }
-    match.parameter.clear();
-  }
-  return std::nullopt;
+  return first_fit([&segments] {
+    return [at = segments.begin(), end = segments.end(),
+            decoded = std::string()]() mutable -> std::optional<std::string_view> {
+      if (at == end) {
+        return std::nullopt;
+      }
+      decoded = (*at).decode();
+      ++at;
+      return std::string_view(decoded);
+    };
+  });
 }
 
 std::vector<std::string_view> operation_ids() {
