@@ -1,8 +1,9 @@
 #pragma once
-// The serving reads' view of a pet record (schema version 3; lmdb_records.hpp has the layout): its
-// shape and crc32c checked and its parts read where they lie, with no Result on the way. Inline,
-// because a page runs it once a pet between two cursor steps; decode_pet_record (lmdb_records.cpp)
-// checks a record the same way.
+// The serving reads' one view of a pet record (schema version 3; lmdb_records.hpp has the layout):
+// its shape and crc32c checked and its parts read where they lie, with no Result on the way; the
+// name is not validated again, since it was before it was written and the crc32c says these are
+// the bytes written. Inline, because a page runs it once a pet between two cursor steps. Export,
+// import and migrations validate in full instead (decode_pet_record, lmdb_records.cpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -82,24 +83,34 @@ struct CheckedPet {
   }
 };
 
-// append_checked_pet: appends the pet stored under `key` (8 bytes, big-endian) as `record`,
-// checked as decode_pet_record checks it with Validation::checksum (`crc`: as checked_body's,
-// chosen once a page); false, appending nothing, when either is damaged (an id below the first is
-// damage too: none is ever written). Each pet is built in its place.
+// checked_pet: the pet stored under `key` (8 bytes, big-endian) as `record`, its checksum by `crc`
+// (as checked_body's, chosen once a page); nullopt when either is damaged (an id below the first
+// is damage too: none is ever written).
 template <class Crc>
-[[nodiscard]] bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
-                                      std::string_view record, const Crc& crc) {
+[[nodiscard]] std::optional<CheckedPet> checked_pet(std::string_view key, std::string_view record,
+                                                    const Crc& crc) noexcept {
   if (key.size() != sizeof(std::uint64_t)) {
-    return false;
+    return std::nullopt;
   }
   const auto id = static_cast<std::int64_t>(load_big_endian<std::uint64_t>(key));
   const auto body = checked_body(record, crc);
   const auto fields = body ? body_fields(*body) : std::nullopt;
   if (id < domain::first_pet_id.value || !fields) {
-    return false;
+    return std::nullopt;
   }
-  pets.emplace_back(CheckedPet{domain::PetId{id}, *fields});
-  return true;
+  return CheckedPet{domain::PetId{id}, *fields};
+}
+
+// append_checked_pet: appends checked_pet's pet, built in its place; false, appending nothing,
+// when the record is damaged.
+template <class Crc>
+[[nodiscard]] bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
+                                      std::string_view record, const Crc& crc) {
+  const auto pet = checked_pet(key, record, crc);
+  if (pet) {
+    pets.emplace_back(*pet);
+  }
+  return pet.has_value();
 }
 
 }  // namespace petstore::adapters::storage::lmdb

@@ -49,7 +49,7 @@ domain::Result<ports::ArchiveReadReport> read_pets(const Store& store,
         for (bool found = cursor.get(key, value, MDB_FIRST); found;
              found = cursor.get(key, value, MDB_NEXT)) {
           const auto id = decode_pet_key(view(key));
-          auto pet = decode_pet_record(view(value), Validation::full);
+          auto pet = decode_pet_record(view(value));
           if (!id || !pet) {
             return damaged_record();
           }

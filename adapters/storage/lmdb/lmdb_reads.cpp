@@ -148,11 +148,11 @@ domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs, domain:
     ::lmdb::val key{bytes.data(), bytes.size()};
     ::lmdb::val value;
     if (::lmdb::dbi_get(txn, dbs.pets, key, value)) {
-      auto pet = decode_pet_record(view(value), Validation::checksum);
+      const auto pet = checked_pet(bytes, view(value), crc32c_for_this_cpu());
       if (!pet) {
-        return pet.error();
+        return damaged_record();
       }
-      return domain::with_id(id, std::move(*pet));
+      return domain::Pet(*pet);
     }
   }
   return domain::make_error(domain::ErrorCode::not_found, "", "no pet with this id");

@@ -25,16 +25,11 @@ std::string new_pet_body(const domain::NewPet& pet) {
   return body;
 }
 
-// decode_new_pet_body: a body's pet; with Validation::checksum (the caller has checked the bytes
-// are those written) the name is taken as it is, since parse accepted it before it was written.
-domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body, Validation validation) {
+// decode_new_pet_body: a body's pet, every rule of the domain checked again.
+domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body) {
   const auto fields = body_fields(body);
   if (!fields) {
     return damaged_record();
-  }
-  if (validation == Validation::checksum) {
-    return domain::NewPet{domain::PetName::trusted(fields->name), fields->category_id,
-                          fields->status};
   }
   auto name = domain::PetName::parse(fields->name);
   if (!name) {
@@ -85,19 +80,19 @@ std::string pet_record(const domain::NewPet& pet) {
   return record;
 }
 
-domain::Result<domain::NewPet> decode_pet_record(std::string_view record, Validation validation) {
+domain::Result<domain::NewPet> decode_pet_record(std::string_view record) {
   const auto body = checked_body(record, crc32c_for_this_cpu());
   if (!body) {
     return damaged_record();
   }
-  return decode_new_pet_body(*body, validation);
+  return decode_new_pet_body(*body);
 }
 
 domain::Result<domain::NewPet> decode_v2_pet_record(std::string_view record) {
   if (record.empty() || record.front() != record_format) {
     return damaged_record();
   }
-  return decode_new_pet_body(record.substr(1), Validation::full);
+  return decode_new_pet_body(record.substr(1));
 }
 
 std::optional<std::string> idempotency_key(const ports::IdempotencyKey& key) {
@@ -126,7 +121,7 @@ domain::Result<IdempotencyRecord> decode_idempotency_record(std::string_view rec
   }
   const auto id = decode_pet_key(record.substr(1, u64_size));
   const auto received_at = decode_u64(record.substr(1 + u64_size, u64_size));
-  auto pet = decode_new_pet_body(record.substr(1 + 2 * u64_size), Validation::full);
+  auto pet = decode_new_pet_body(record.substr(1 + 2 * u64_size));
   if (!id || !received_at || !pet) {
     return damaged_record();
   }

@@ -46,12 +46,9 @@ inline constexpr std::string_view v1_next_id_key = "next_id";
 // status byte, name bytes.
 [[nodiscard]] std::string pet_record(const domain::NewPet& pet);
 
-// Validation: how much of a stored pet a read checks. `checksum`: the record's shape and crc32c,
-// enough to detect damage to bytes this store wrote after validating them (every serving read).
-// `full`: that, then every rule of the domain again (export, an explicit check).
-enum class Validation : std::uint8_t { checksum, full };
-[[nodiscard]] domain::Result<domain::NewPet> decode_pet_record(std::string_view record,
-                                                               Validation validation);
+// decode_pet_record: a pet record's pet, its shape and crc32c checked, then every rule of the
+// domain again (export, import's checks). Serving reads check less, once: lmdb_checked_pet.hpp.
+[[nodiscard]] domain::Result<domain::NewPet> decode_pet_record(std::string_view record);
 
 // decode_v2_pet_record: a pet record of schema versions 1 and 2 (format byte 1, no checksum),
 // fully validated; for the migration to version 3 only.
