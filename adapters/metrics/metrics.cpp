@@ -50,27 +50,32 @@ std::string escape_label(std::string_view value) {
 }  // namespace
 
 void Histogram::observe(std::chrono::nanoseconds duration) {
+  Counts& mine = counts_.mine();
   const double seconds = std::chrono::duration<double>(duration).count();
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     if (seconds <= bounds.at(i)) {
-      buckets_.at(i).fetch_add(1, std::memory_order_relaxed);
+      mine.buckets.at(i).fetch_add(1, std::memory_order_relaxed);
       break;
     }
   }
-  sum_nanoseconds_.fetch_add(
+  mine.sum_nanoseconds.fetch_add(
       static_cast<std::uint64_t>(std::max<std::int64_t>(0, duration.count())),
       std::memory_order_relaxed);
-  count_.fetch_add(1, std::memory_order_relaxed);
+  mine.count.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Histogram::append_exposition(std::string& out, std::string_view name,
                                   std::string_view labels) const {
   const std::string prefix = labels.empty() ? std::string() : std::string(labels) + ",";
-  const std::uint64_t count = count_.load(std::memory_order_relaxed);
+  // The count read first, each shard's before its buckets, so the buckets stay at or below it
+  // (and monotonic) under concurrent updates.
+  const std::uint64_t count = counts_.sum(
+      [](const Counts& counts) { return counts.count.load(std::memory_order_relaxed); });
   std::uint64_t cumulative = 0;
   for (std::size_t i = 0; i < bounds.size(); ++i) {
-    // Never above the count read first, so buckets stay monotonic under concurrent updates.
-    cumulative = std::min(count, cumulative + buckets_.at(i).load(std::memory_order_relaxed));
+    cumulative = std::min(count, cumulative + counts_.sum([i](const Counts& counts) {
+      return counts.buckets.at(i).load(std::memory_order_relaxed);
+    }));
     out.append(name).append("_bucket{").append(prefix).append("le=\"");
     append_number(out, bounds.at(i));
     out.append("\"} ").append(std::to_string(cumulative)).append("\n");
@@ -79,7 +84,9 @@ void Histogram::append_exposition(std::string& out, std::string_view name,
   out.append(std::to_string(count)).append("\n");
   const auto braces = labels.empty() ? std::string() : "{" + std::string(labels) + "}";
   out.append(name).append("_sum").append(braces).append(" ");
-  append_number(out, static_cast<double>(sum_nanoseconds_.load(std::memory_order_relaxed)) / 1e9);
+  const std::uint64_t sum = counts_.sum(
+      [](const Counts& counts) { return counts.sum_nanoseconds.load(std::memory_order_relaxed); });
+  append_number(out, static_cast<double>(sum) / 1e9);
   out.append("\n").append(name).append("_count").append(braces).append(" ");
   out.append(std::to_string(count)).append("\n");
 }
@@ -97,10 +104,17 @@ std::string_view Metrics::request_finished(std::string_view operation, unsigned 
   // A handful of names: a linear search is cheaper than hashing one.
   auto found = std::find_if(operations_.begin(), operations_.end() - 1,
                             [&](const OperationMetrics& known) { return known.name == operation; });
-  const std::size_t slot = status >= 100 && status < status_slots ? status : 0;
-  found->requests.at(slot).fetch_add(1, std::memory_order_relaxed);
+  const auto usual = std::find(usual_statuses.begin(), usual_statuses.end(), status);
+  if (usual != usual_statuses.end()) {
+    found->usual.mine()
+        .at(static_cast<std::size_t>(usual - usual_statuses.begin()))
+        .fetch_add(1, std::memory_order_relaxed);
+  } else {
+    const std::size_t slot = status >= 100 && status < status_slots ? status : 0;
+    found->rare.at(slot).fetch_add(1, std::memory_order_relaxed);
+  }
   found->durations.observe(duration);
-  in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  in_flight_.mine().fetch_sub(1, std::memory_order_relaxed);
   return found->name;
 }
 
@@ -110,7 +124,13 @@ std::string Metrics::exposition() const {
                 "HTTP requests answered, by operation and status code.");
   for (const OperationMetrics& operation : operations_) {
     for (std::size_t status = 0; status < status_slots; ++status) {
-      const auto value = operation.requests.at(status).load(std::memory_order_relaxed);
+      const auto usual = std::find(usual_statuses.begin(), usual_statuses.end(), status);
+      const auto value =
+          usual == usual_statuses.end()
+              ? operation.rare.at(status).load(std::memory_order_relaxed)
+              : operation.usual.sum([index = usual - usual_statuses.begin()](const auto& counts) {
+                  return counts.at(static_cast<std::size_t>(index)).load(std::memory_order_relaxed);
+                });
       if (value != 0) {
         out.append("petstore_http_requests_total{operation=\"")
             .append(escape_label(operation.name))
@@ -128,8 +148,9 @@ std::string Metrics::exposition() const {
     operation.durations.append_exposition(out, "petstore_http_request_duration_seconds",
                                           "operation=\"" + escape_label(operation.name) + "\"");
   }
-  append_scalar(out, "petstore_http_requests_in_flight", "gauge",
-                "Requests read and not yet answered.", in_flight_.load(std::memory_order_relaxed));
+  append_scalar(
+      out, "petstore_http_requests_in_flight", "gauge", "Requests read and not yet answered.",
+      in_flight_.sum([](const auto& count) { return count.load(std::memory_order_relaxed); }));
   append_scalar(out, "petstore_http_connections_open", "gauge", "Open client connections.",
                 connections_open_.load(std::memory_order_relaxed));
   if (pets_stored_known_.load(std::memory_order_acquire)) {
