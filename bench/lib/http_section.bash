@@ -205,7 +205,7 @@ Against the targets of issue 6 (medians of this run; each figure says whether it
 | Peak RSS under R1 up to 256 connections, 10,000 pets | under 64 MiB | $(judge '%s MiB' "$((r1_peak_rss_kib / 1024))" under 64) |
 
 Against the targets of issue 18 (creates as cheap as reads, durable writes near the disk's limit;
-its both-cores targets are in the Both cores section, from \`bench/cores\`):
+its both-cores targets are in the Cores and threads section, from \`bench/cores\`):
 
 | Target | Wanted | Measured |
 |---|---|---|
