@@ -130,7 +130,8 @@ void Logger::request(const RequestLine& record, LogLevel level) {
     return;
   }
   report_drops();
-  const double duration_ms = std::chrono::duration<double, std::milli>(record.duration).count();
+  const Milliseconds duration{
+      std::chrono::duration_cast<std::chrono::microseconds>(record.duration).count()};
   const auto or_dash = [](std::string_view text) { return text.empty() ? "-" : text; };
   emit(level, "request",
        {{"request_id", record.request_id},
@@ -140,7 +141,7 @@ void Logger::request(const RequestLine& record, LogLevel level) {
         {"client", or_dash(record.client_address)},
         {"principal", or_dash(record.principal)},
         {"status", std::int64_t{record.status}},
-        {"duration_ms", duration_ms},
+        {"duration_ms", duration},
         {"bytes", static_cast<std::int64_t>(record.bytes)}});
 }
 

@@ -33,10 +33,15 @@ enum class LogLevel { debug, info, warn, error };
 [[nodiscard]] std::optional<LogFormat> parse_log_format(std::string_view word);
 [[nodiscard]] std::optional<LogLevel> parse_log_level(std::string_view word);
 
+// Milliseconds: a duration logged in milliseconds to the microsecond ("1.5", "0.012").
+struct Milliseconds {
+  std::int64_t micros = 0;
+};
+
 // LogField: one key and its value; numbers stay numbers in JSON.
 struct LogField {
-  std::string_view key;
-  std::variant<std::string_view, std::int64_t, double> value;
+  std::string_view key;  // a name in the code, never input: written as it is
+  std::variant<std::string_view, std::int64_t, double, Milliseconds> value;
 };
 using LogFields = std::initializer_list<LogField>;
 

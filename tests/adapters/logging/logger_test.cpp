@@ -4,7 +4,9 @@
 
 #include "adapters/logging/logger.hpp"
 
+#include <chrono>
 #include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,42 @@ TEST(Logger, JsonEscapesQuotesAndNewlines) {
   EXPECT_EQ(object.at("event"), "failure");
   EXPECT_EQ(object.at("message"), "a \"quoted\"\nline\\");
   EXPECT_EQ(object.at("count").as_int64(), 3);
+}
+
+// Strings are copied eight bytes at a time where no byte needs an escape: escapes at every place
+// of a word, and in the tail after the last whole word, read back as the text they escape.
+TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
+  const std::string tricky[] = {
+      std::string("\x01") + "bcdefgh",   std::string("abcdefg\""),
+      std::string("abcdefgh\\"),         std::string("abcdefghijklmno\n"),
+      std::string("caf\xC3\xA9 \x7F") + " du jour", std::string(16, 'x') + "\t" + std::string(7, 'y'),
+  };
+  for (const auto& text : tricky) {
+    std::ostringstream out;
+    Logger::to_stream(out, LogFormat::json, LogLevel::info)->info("event", {{"text", text}});
+    const auto lines = lines_of(out.str());
+    ASSERT_EQ(lines.size(), 1U) << out.str();
+    EXPECT_EQ(boost::json::parse(lines[0]).at("text").as_string(), text) << lines[0];
+  }
+}
+
+// A request's duration is written in milliseconds to the microsecond, without trailing zeros.
+TEST(Logger, DurationsAreMillisecondsToTheMicrosecond) {
+  const std::pair<std::chrono::nanoseconds, const char*> cases[] = {
+      {std::chrono::microseconds(1500), "duration_ms=1.5 "},
+      {std::chrono::microseconds(12), "duration_ms=0.012 "},
+      {std::chrono::microseconds(1), "duration_ms=0.001 "},
+      {std::chrono::nanoseconds(999), "duration_ms=0 "},
+      {std::chrono::seconds(3), "duration_ms=3000 "},
+      {std::chrono::microseconds(2100), "duration_ms=2.1 "},
+  };
+  for (const auto& [duration, text] : cases) {
+    std::ostringstream out;
+    auto record = sample_request();
+    record.duration = duration;
+    Logger::to_stream(out, LogFormat::text, LogLevel::info)->request(record);
+    EXPECT_NE(out.str().find(text), std::string::npos) << out.str();
+  }
 }
 
 TEST(Logger, TextLineIsKeyValuePairs) {
