@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/memory/store_lock.hpp"
+
 namespace petstore::adapters::storage::memory {
 namespace {
 
@@ -253,7 +255,7 @@ class MemoryPetRepository final : public MemoryPetStore {
     }
   }
 
-  mutable std::shared_mutex mutex_;
+  mutable StoreLock mutex_;
   std::int64_t last_id_ = domain::first_pet_id.value - 1;
   // The pets in id order, one after another (no node a pet: about 60 bytes a pet in all).
   std::deque<domain::Pet> pets_;
