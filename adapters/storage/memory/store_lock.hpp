@@ -11,7 +11,9 @@ namespace petstore::adapters::storage::memory {
 
 class StoreLock {
  public:
-  void lock() { spin_then([this] { return mutex_.try_lock(); }, [this] { mutex_.lock(); }); }
+  void lock() {
+    spin_then([this] { return mutex_.try_lock(); }, [this] { mutex_.lock(); });
+  }
   void unlock() { mutex_.unlock(); }
   void lock_shared() {
     spin_then([this] { return mutex_.try_lock_shared(); }, [this] { mutex_.lock_shared(); });

@@ -6,8 +6,8 @@
 
 #include <chrono>
 #include <sstream>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -75,9 +75,12 @@ TEST(Logger, JsonEscapesQuotesAndNewlines) {
 // of a word, and in the tail after the last whole word, read back as the text they escape.
 TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
   const std::string tricky[] = {
-      std::string("\x01") + "bcdefgh",   std::string("abcdefg\""),
-      std::string("abcdefgh\\"),         std::string("abcdefghijklmno\n"),
-      std::string("caf\xC3\xA9 \x7F") + " du jour", std::string(16, 'x') + "\t" + std::string(7, 'y'),
+      std::string("\x01") + "bcdefgh",
+      std::string("abcdefg\""),
+      std::string("abcdefgh\\"),
+      std::string("abcdefghijklmno\n"),
+      std::string("caf\xC3\xA9 \x7F") + " du jour",
+      std::string(16, 'x') + "\t" + std::string(7, 'y'),
   };
   for (const auto& text : tricky) {
     std::ostringstream out;
