@@ -114,7 +114,7 @@ class LoggedPostgres final : public postgres::PostgresObserver {
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
     postgres::PostgresOptions options, adapters::logging::Logger& logger,
-    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, std::stop_token stop) {
+    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, const std::stop_token& stop) {
   auto described = postgres::describe_database_url(options.database_url);
   if (!described) {
     return described.error();
@@ -122,7 +122,7 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
   metrics.track_database();
   options.observer =
       std::make_shared<LoggedPostgres>(std::move(*described), logger, metrics, ready);
-  return postgres::make_postgres_pet_repository(options, std::move(stop));
+  return postgres::make_postgres_pet_repository(options, stop);
 }
 
 }  // namespace petstore::bootstrap

@@ -18,6 +18,6 @@ namespace petstore::bootstrap {
 // requested.
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> open_postgres_storage(
     adapters::storage::postgres::PostgresOptions options, adapters::logging::Logger& logger,
-    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, std::stop_token stop);
+    adapters::metrics::Metrics& metrics, std::atomic<bool>& ready, const std::stop_token& stop);
 
 }  // namespace petstore::bootstrap

@@ -41,12 +41,12 @@ using adapters::logging::Logger;
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
     const ServeOptions& options, adapters::metrics::Metrics& metrics, Logger& logger,
-    std::atomic<bool>& storage_ready, std::stop_token stop) {
+    std::atomic<bool>& storage_ready, const std::stop_token& stop) {
   if (options.storage == StorageKind::memory) {
     return adapters::storage::memory::make_memory_pet_repository();
   }
   if (options.storage == StorageKind::postgres) {
-    return open_postgres_storage(options.postgres, logger, metrics, storage_ready, std::move(stop));
+    return open_postgres_storage(options.postgres, logger, metrics, storage_ready, stop);
   }
   adapters::storage::lmdb::LmdbOptions lmdb = options.lmdb;
   lmdb.on_commit = [&metrics](std::chrono::nanoseconds duration, std::size_t /*batch*/) {

@@ -59,7 +59,9 @@ TEST_F(CliConfigFileTest, ALineThatIsNotTomlIsRefusedWithItsNumber) {
     SCOPED_TRACE(text);
     const std::string config = write_config(text);
     const Completed run = run_petstore(serve_args(keys_, {"--config", config}));
-    expect_refused(run, "--config " + config + ": " + place);
+    std::string expected = "--config ";
+    expected.append(config).append(": ").append(place);
+    expect_refused(run, expected);
     EXPECT_NE(run.err.find(words), std::string::npos) << run.err;
   }
 }

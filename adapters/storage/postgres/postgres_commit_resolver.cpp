@@ -1,58 +1,45 @@
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 
 #include <chrono>
-#include <iterator>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
 
 namespace petstore::adapters::storage::postgres {
-CommitResolver::CommitResolver(const ConnectTarget& target, PostgresObserver& observer,
-                               Resend resend)
-    : target_(target), observer_(observer), resend_(std::move(resend)) {}
+namespace {
 
-CommitResolver::~CommitResolver() { close(); }
-
-void CommitResolver::resolve(BatchInDoubt batch) {
-  std::list<Running> finished;
-  {
-    const std::lock_guard lock(mutex_);
-    if (!closed_) {
-      for (auto it = running_.begin(); it != running_.end();) {
-        auto next = std::next(it);
-        if (it->done->load()) {
-          finished.splice(finished.end(), running_, it);
-        }
-        it = next;
-      }
-      auto done = std::make_shared<std::atomic<bool>>(false);
-      running_.push_back(Running{
-          std::jthread([this, done, batch = std::move(batch)](const std::stop_token& stop) mutable {
-            auto learned = learn_commit_outcome(target_, batch, stop);
-            if (stop.stop_requested()) {
-              learned = LearnedOutcome{CommitOutcome::unknown, {}, "storage is closing"};
-            }
-            settle(std::move(batch), std::move(learned));
-            done->store(true);
-          }),
-          done});
-      return;  // `finished` joins threads that have ended, outside the lock
-    }
-  }
+void answer_unavailable(BatchInDoubt& batch, const char* why) {
   for (auto& create : batch.creates) {
-    create.done(unavailable("storage is closing", batch.reason));
+    create.done(unavailable(why, batch.reason));
   }
 }
 
-void CommitResolver::close() {
-  std::list<Running> running;
-  {
-    const std::lock_guard lock(mutex_);
-    closed_ = true;
-    running = std::move(running_);
+}  // namespace
+
+CommitResolver::CommitResolver(const ConnectTarget& target, PostgresObserver& observer,
+                               BackgroundWorker* worker, Resend resend)
+    : target_(target), observer_(observer), worker_(worker), resend_(std::move(resend)) {}
+
+void CommitResolver::resolve(BatchInDoubt batch) {
+  // Shared by the job's two ends (run, dropped), one of which answers it.
+  auto held = std::make_shared<BatchInDoubt>(std::move(batch));
+  BackgroundWorker::Job job{
+      [this,
+       held](const std::stop_token& stop) -> std::optional<BackgroundWorker::Clock::time_point> {
+        auto learned = learn_commit_outcome(target_, *held, stop);
+        if (stop.stop_requested()) {
+          learned = LearnedOutcome{CommitOutcome::unknown, {}, "storage is closing"};
+        }
+        settle(std::move(*held), std::move(learned));
+        return std::nullopt;
+      },
+      [held] { answer_unavailable(*held, "storage is closing"); }};
+  if (worker_ == nullptr || !worker_->post(std::move(job))) {
+    answer_unavailable(*held, "storage is closing");
   }
-  running.clear();  // each jthread is asked to stop and joined
 }
 
 void CommitResolver::settle(BatchInDoubt batch, LearnedOutcome learned) {

@@ -1,18 +1,14 @@
 #pragma once
 // CommitResolver: resolves create batches whose COMMIT's answer was lost with their connection,
-// each on a thread of its own (rare: only a lost connection makes one) within the batch's
+// on the adapter's background worker (rare: only a lost connection makes one), within the batch's
 // deadline: committed, each create is answered with its pet; not committed, each create whose
 // deadline has not passed is sent again (one certain not to be stored cannot be stored twice),
 // the others are answered unavailable; unknown, unavailable (a retry with the create's
 // idempotency key is safe). Each resolution is reported through commit_resolved.
 
-#include <atomic>
 #include <functional>
-#include <list>
-#include <memory>
-#include <mutex>
-#include <thread>
 
+#include "adapters/storage/postgres/postgres_background.hpp"
 #include "adapters/storage/postgres/postgres_commit_outcome.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
@@ -24,31 +20,25 @@ class CommitResolver {
   // Resend: queues a create again, as a new call.
   using Resend = std::function<void(PendingCreate)>;
 
-  // `target` and `observer` must outlive the resolver; `resend` runs on a resolution's thread.
-  CommitResolver(const ConnectTarget& target, PostgresObserver& observer, Resend resend);
+  // `target`, `observer` and `worker` must outlive the resolver (no worker: every batch is
+  // answered unavailable); `resend` runs on the worker's thread.
+  CommitResolver(const ConnectTarget& target, PostgresObserver& observer, BackgroundWorker* worker,
+                 Resend resend);
   CommitResolver(const CommitResolver&) = delete;
   CommitResolver& operator=(const CommitResolver&) = delete;
-  ~CommitResolver();  // close()s
+  ~CommitResolver() = default;
 
-  // resolve: starts resolving `batch`; once closed, answers its creates unavailable at once.
+  // resolve: queues `batch`'s resolution; once the worker is closed, answers its creates
+  // unavailable at once. A resolution the worker's close stops, or drops, answers them so too.
   void resolve(BatchInDoubt batch);
-  // close: stops the resolutions under way (their creates are answered unavailable), waits for
-  // their threads (a poll slice) and refuses later ones.
-  void close();
 
  private:
-  struct Running {
-    std::jthread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
   void settle(BatchInDoubt batch, LearnedOutcome learned);
 
   const ConnectTarget& target_;
   PostgresObserver& observer_;
+  BackgroundWorker* worker_;
   Resend resend_;
-  std::mutex mutex_;
-  bool closed_ = false;
-  std::list<Running> running_;
 };
 
 }  // namespace petstore::adapters::storage::postgres

@@ -7,29 +7,24 @@
 #include <vector>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
-#include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
 
 using domain::ErrorCode;
 
-constexpr std::chrono::milliseconds first_pause{100};
-constexpr std::chrono::milliseconds longest_pause{5000};
-
-// statement_error: a statement the server refused. Classes 08 (connection), 40 (rollback:
-// deadlock, serialization), 53 (resources), 57 (operator intervention: shutdown, cancel) pass;
-// PS001 is create_pet's "no pet ids are left"; anything else is a bug or a damaged database.
+// statement_error: a statement the server refused: unavailable when another try may pass
+// (transient_sqlstate), PS001 is create_pet's "no pet ids are left"; anything else is a bug or a
+// damaged database.
 domain::Error statement_error(const PGresult* result, std::string detail) {
   const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
   const std::string_view sqlstate = state != nullptr ? state : "";
   if (sqlstate == "PS001") {  // create_pet: every id is taken (postgres_schema.cpp)
     return unavailable("no pet ids are left");
   }
-  const bool transient = sqlstate.starts_with("08") || sqlstate.starts_with("40") ||
-                         sqlstate.starts_with("53") || sqlstate.starts_with("57");
-  auto error = domain::make_error(transient ? ErrorCode::unavailable : ErrorCode::internal, "",
-                                  "the database refused a statement");
+  auto error = domain::make_error(
+      transient_sqlstate(sqlstate) ? ErrorCode::unavailable : ErrorCode::internal, "",
+      "the database refused a statement");
   error.detail = std::string(sqlstate) + ": " + std::move(detail);
   return error;
 }
@@ -118,80 +113,6 @@ void Connection::on_socket(bool readable, bool writable) {
     }
     read_results();
   }
-}
-
-void Connection::begin_connect(Clock::time_point now) {
-  host_index_ = 0;  // each round in the URL's order, as libpq's own connect goes
-  attempt_host(now);
-}
-
-void Connection::attempt_host(Clock::time_point now) {
-  conn_ = start_connect(target_, host_index_);
-  state_ = State::connecting;
-  poll_status_ = PGRES_POLLING_WRITING;  // as libpq asks: poll as if it had said "writing"
-  connect_deadline_ = now + target_.host_timeout;
-  if (conn_ == nullptr || PQstatus(conn_.get()) == CONNECTION_BAD) {
-    host_failed(conn_ == nullptr ? "out of memory" : libpq_error());
-  }
-}
-
-void Connection::host_failed(const std::string& reason, bool try_next) {
-  // Before the connection is up, only its set-up can be out.
-  auto works = std::exchange(works_, {});
-  conn_.reset();
-  flushing_ = false;
-  statement_index_ = 0;
-  results_.clear();
-  front_error_.reset();
-  failed_since_up_ = true;
-  for (auto& work : works) {
-    work.finish(unavailable("the database connection was lost", reason));
-  }
-  const bool round_over = !try_next || host_index_ + 1 >= target_.host_count();
-  if (round_over) {
-    state_ = State::down;
-    pause_ = std::clamp(pause_ * 2, first_pause, longest_pause);
-    retry_at_ = Clock::now() + pause_;
-  }
-  host_.connect_failed(*this, reason, round_over);
-  if (!round_over) {
-    ++host_index_;
-    attempt_host(Clock::now());
-  }
-}
-
-void Connection::continue_connect() {
-  poll_status_ = PQconnectPoll(conn_.get());
-  if (poll_status_ == PGRES_POLLING_FAILED) {
-    host_failed(libpq_error());
-    return;
-  }
-  if (poll_status_ != PGRES_POLLING_OK) {
-    return;
-  }
-  if (PQsetnonblocking(conn_.get(), 1) != 0 || PQenterPipelineMode(conn_.get()) == 0) {
-    host_failed(libpq_error());
-    return;
-  }
-  state_ = State::setting_up;
-  // Whatever the server's or the role's default: a create is acknowledged only once durable. And
-  // the server's identity, which replica checks compare (postgres_replica_proof.hpp).
-  Work setup{{Statement{"SET synchronous_commit = on", {}}, Statement{identity_setup_sql, {}}},
-             [this](const WorkResults& results) {
-               if (!results) {
-                 if (conn_ != nullptr && state_ == State::setting_up) {  // refused, not dropped
-                   setup_refused_ = results.error().message + ": " + results.error().detail;
-                 }
-               } else if (state_ == State::setting_up) {
-                 state_ = State::idle;
-                 pause_ = std::chrono::milliseconds(0);
-                 host_.connection_up(*this);
-                 failed_since_up_ = false;
-               }
-             },
-             connect_deadline_};
-  send(std::move(setup));
-  flush();
 }
 
 void Connection::run(std::vector<Work> works) {
@@ -335,15 +256,8 @@ void Connection::fail(const std::string& reason, bool silent) {
   }
   auto works = std::move(works_);
   works_.clear();
-  conn_.reset();
-  state_ = State::down;
-  flushing_ = false;
-  statement_index_ = 0;
-  results_.clear();
-  front_error_.reset();
-  pause_ = std::clamp(pause_ * 2, first_pause, longest_pause);
-  failed_since_up_ = true;
-  retry_at_ = Clock::now() + pause_;
+  forget_session();
+  pause_before_retry();
   if (answered) {
     answered->finish(std::move(answered_results));
   }

@@ -90,6 +90,10 @@ class Connection final : public LoopClient {
   // it was the last (or `try_next` is false), and then the pause begins.
   void host_failed(const std::string& reason, bool try_next = true);
   void continue_connect();
+  // forget_session: the libpq connection and what was read on it are gone (its works are not).
+  void forget_session();
+  // pause_before_retry: down, until the pause (grown) is over.
+  void pause_before_retry();
   void send(Work work);
   void flush();
   void read_results();

@@ -1,8 +1,10 @@
 #pragma once
 // The adapter's errors in the core's vocabulary, written once: unavailable (worth a retry: the
-// database away, slow or closing), and a stored pet that fails its checks (internal).
+// database away, slow or closing), which refusals are worth a retry, and a stored pet that fails
+// its checks (internal).
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "domain/error.hpp"
@@ -14,6 +16,14 @@ namespace petstore::adapters::storage::postgres {
   auto error = domain::make_error(domain::ErrorCode::unavailable, "", std::move(message));
   error.detail = std::move(detail);
   return error;
+}
+
+// transient_sqlstate: a refusal another try may pass: the connection (class 08), a rollback the
+// server chose (40: deadlock, serialization), resources (53), operator intervention (57: shutdown,
+// cancel, a statement timeout), a lock not granted in time (55P03).
+[[nodiscard]] inline bool transient_sqlstate(std::string_view sqlstate) {
+  return sqlstate.starts_with("08") || sqlstate.starts_with("40") || sqlstate.starts_with("53") ||
+         sqlstate.starts_with("57") || sqlstate == "55P03";
 }
 
 // damaged: a row that fails the domain's checks when read back (the port calls it internal).

@@ -24,33 +24,41 @@ constexpr std::size_t most_loops = 2;
 // it the service listens, unready, and the schema is tried again in the background.
 constexpr std::chrono::seconds first_attempt_limit{5};
 
+// with_worker: `settings` with `worker` to resolve lost commits on.
+PoolSettings with_worker(PoolSettings settings, BackgroundWorker& worker) {
+  settings.worker = &worker;
+  return settings;
+}
+
 class PostgresPetRepository final : public ports::PetRepository {
  public:
-  // `settings.observer` is `observer`, which the repository keeps alive.
+  // `settings.observer` is `observer`, which the repository keeps alive; the pool resolves lost
+  // commits on the repository's worker.
   PostgresPetRepository(const PoolSettings& settings, std::shared_ptr<PostgresObserver> observer,
                         std::chrono::milliseconds call_timeout, std::vector<ReplicaTarget> replicas)
       : call_timeout_(call_timeout),
         target_(settings.target),
         observer_(std::move(observer)),
-        pool_(settings) {
+        pool_(with_worker(settings, worker_)) {
     if (!replicas.empty()) {
       replicas_ =
           std::make_unique<ReplicaReads>(pool_, std::move(replicas), settings.size, *observer_);
     }
   }
 
-  // Stops the schema's retries, answers every pending call unavailable and closes the
-  // connections, waiting for no database. The primary's pool first: reads the replicas give
-  // back on closing fall back to it, and it answers them unavailable at once.
+  // Stops the background work (the schema's retries, resolutions under way: their creates are
+  // answered unavailable), answers every pending call unavailable and closes the connections,
+  // waiting for no database. The primary's pool before the replicas: reads the replicas give back
+  // on closing fall back to it, and it answers them unavailable at once.
   ~PostgresPetRepository() override {
-    keeper_.reset();
+    worker_.close();
     pool_.close();
     replicas_.reset();
   }
 
-  // keep_trying_schema: the schema was not ready at start; a thread tries again until it is.
+  // keep_trying_schema: the schema was not ready at start; the worker tries again until it is.
   void keep_trying_schema() {
-    keeper_ = std::make_unique<SchemaKeeper>(target_, *observer_, [this] { pool_.schema_ready(); });
+    keep_schema(worker_, target_, *observer_, [this] { pool_.schema_ready(); });
   }
 
   PostgresPetRepository(const PostgresPetRepository&) = delete;
@@ -109,9 +117,9 @@ class PostgresPetRepository final : public ports::PetRepository {
   std::chrono::milliseconds call_timeout_;
   const ConnectTarget target_;
   const std::shared_ptr<PostgresObserver> observer_;  // before the pool, which reports to it
+  BackgroundWorker worker_;                           // before the pool, which resolves on it
   mutable Pool pool_;
   std::unique_ptr<ReplicaReads> replicas_;  // null without a read URL
-  std::unique_ptr<SchemaKeeper> keeper_;
 };
 
 // replica_targets: one target per host of the read URL (none without one).
@@ -144,7 +152,7 @@ domain::Result<std::string> describe_database_url(const std::string& url, std::s
 }
 
 domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
-    const PostgresOptions& options, std::stop_token stop) {
+    const PostgresOptions& options, const std::stop_token& stop) {
   auto parsed = parse_url(options.database_url);
   if (!parsed) {
     return parsed.error();
@@ -160,8 +168,8 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   settings.observer = options.observer.get();
   const auto first_attempt =
       std::min<std::chrono::milliseconds>(options.call_timeout, first_attempt_limit);
-  const auto migrated = migrate_schema(
-      settings.target, std::chrono::steady_clock::now() + first_attempt, std::move(stop));
+  const auto migrated =
+      migrate_schema(settings.target, std::chrono::steady_clock::now() + first_attempt, stop);
   if (!migrated && migrated.error().code != domain::ErrorCode::unavailable) {
     return migrated.error();
   }

@@ -45,6 +45,6 @@ struct PostgresOptions {
 // error: the adapter keeps trying on a thread of its own (reported to the observer) and fails
 // calls with unavailable until the schema is ready and a connection works.
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
-    const PostgresOptions& options, std::stop_token stop = {});
+    const PostgresOptions& options, const std::stop_token& stop = {});
 
 }  // namespace petstore::adapters::storage::postgres

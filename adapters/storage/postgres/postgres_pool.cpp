@@ -159,105 +159,12 @@ void Pool::post(std::vector<Assignment>& assignments) {
   assignments.clear();
 }
 
-void Pool::connection_up(Connection& connection) {
-  const bool recovered = connection.recovering();
-  std::vector<Assignment> assignments;
-  std::optional<bool> availability;
-  {
-    const std::lock_guard lock(mutex_);
-    down_ = false;
-    answering_ = true;  // it has just connected and answered its set-up
-    open_.push_back(&connection);
-    idle_.push_back(&connection);
-    dispatch_locked(assignments);
-    availability = availability_change_locked();
-  }
-  post(assignments);
-  if (recovered) {
-    observer_.connection_restored(settings_.target.host_description(connection.host()));
-  }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
-}
-
 void Pool::schema_ready() {
   std::optional<bool> availability;
   {
     const std::lock_guard lock(mutex_);
     schema_ready_ = true;
     availability = availability_change_locked();
-  }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
-}
-
-void Pool::connection_idle(Connection& connection) {
-  std::vector<Assignment> assignments;
-  {
-    const std::lock_guard lock(mutex_);
-    idle_.push_back(&connection);
-    dispatch_locked(assignments);
-  }
-  post(assignments);
-}
-
-void Pool::connect_failed(Connection& connection, const std::string& reason, bool round_over) {
-  Unanswered answers;
-  std::optional<bool> availability;
-  bool closing = false;
-  {
-    const std::lock_guard lock(mutex_);
-    closing = closing_;
-    if (round_over && open_.empty() && !down_) {
-      no_connection_works_locked(answers);
-    }
-    availability = availability_change_locked();
-  }
-  answers.answer();
-  if (!closing) {
-    observer_.connect_failed(settings_.target.host_description(connection.host()), reason);
-  }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
-}
-
-void Pool::connection_lost(Connection& connection, const std::string& reason, bool silent) {
-  Unanswered answers;
-  std::optional<bool> availability;
-  std::vector<Connection*> same_host;
-  bool closing = false;
-  {
-    const std::lock_guard lock(mutex_);
-    closing = closing_;
-    if (std::erase(open_, &connection) > 0) {
-      std::erase(idle_, &connection);
-      report_pool_locked();
-    }
-    if (open_.empty() && !down_) {
-      no_connection_works_locked(answers);
-    }
-    if (silent && !closing_) {
-      // A server that stopped answering one connection answers none: its other connections
-      // would each wait out a deadline before trying the next host.
-      for (Connection* other : open_) {
-        if (other->host() == connection.host()) {
-          same_host.push_back(other);
-        }
-      }
-    }
-    availability = availability_change_locked();
-  }
-  answers.answer();
-  for (Connection* other : same_host) {
-    other->loop().post([other] {
-      other->drop("another connection to this host heard nothing from it within the timeout");
-    });
-  }
-  if (!closing) {
-    observer_.connection_lost(settings_.target.host_description(connection.host()), reason);
   }
   if (availability) {
     observer_.availability_changed(*availability);
@@ -309,13 +216,12 @@ void Pool::report_pool_locked() const {
 }
 
 void Pool::probe_locked(Clock::time_point now, std::vector<Assignment>& assignments) {
-  if (probing_ || closing_ || down_ || !schema_ready_ || now < next_probe_at_) {
+  if (!health_.take_probe(now, !closing_ && !down_ && schema_ready_)) {
     return;
   }
-  probing_ = true;
   Work probe{{Statement{"SELECT 1", {}}},
              [this](const WorkResults& results) { probe_answered(results.has_value()); },
-             now + probe_timeout};
+             now + PoolHealth::probe_timeout};
   probe.queued_at = now;
   probe.probe = true;
   reads_.push_front(std::move(probe));  // first in line: queued reads must not hide an answer
@@ -326,9 +232,7 @@ void Pool::probe_answered(bool answered) {
   std::optional<bool> availability;
   {
     const std::lock_guard lock(mutex_);
-    probing_ = false;
-    answering_ = answered;
-    next_probe_at_ = Clock::now() + probe_interval;
+    health_.probe_answered(answered, Clock::now());
     availability = availability_change_locked();
   }
   if (availability) {
@@ -337,12 +241,7 @@ void Pool::probe_answered(bool answered) {
 }
 
 std::optional<bool> Pool::availability_change_locked() {
-  const bool available = !open_.empty() && schema_ready_ && answering_ && !closing_;
-  if (available == reported_available_) {
-    return std::nullopt;
-  }
-  reported_available_ = available;
-  return available;
+  return health_.change(!open_.empty(), schema_ready_, closing_);
 }
 
 void Pool::close() {
@@ -356,7 +255,6 @@ void Pool::close() {
     take_all_locked(answers, "storage is closing");
   }
   answers.answer();
-  resolver_.close();  // before the connections' drops, whose batches in doubt it then refuses
   for (auto& connection : connections_) {
     // On its loop's thread, before that loop stops: calls in flight are answered unavailable.
     connection->loop().post([&connection = *connection] { connection.drop("storage is closing"); });

@@ -4,9 +4,8 @@
 // creates are group-committed: the BatchScheduler decides when a batch takes an idle connection
 // (first in line) as the writer slot. A call made while no connection works, or before
 // the schema is known to be ready, fails at once with unavailable; one that waits past its
-// deadline fails with unavailable too. Every probe_interval a probe (SELECT 1, probe_timeout)
-// checks that the database still answers, traffic or not: until one answers again, the pool
-// reports itself unavailable (what /readyz says), though calls are still tried.
+// deadline fails with unavailable too. Its PoolHealth says when it is available and when a probe
+// is due; the probe goes first in line.
 
 #include <chrono>
 #include <cstddef>
@@ -26,6 +25,7 @@
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_pool_health.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
@@ -36,6 +36,9 @@ struct PoolSettings {
   std::size_t size = 2;
   std::size_t loops = 1;
   PostgresObserver* observer = &PostgresObserver::none();  // must outlive the pool
+  // Where batches whose COMMIT's answer was lost are resolved (must outlive the pool); none: such
+  // a batch is answered unavailable (a pool that takes no creates: a replica's).
+  BackgroundWorker* worker = nullptr;
   // Whether the schema is known to be ready; else calls fail until schema_ready().
   bool schema_ready = false;
 };
@@ -46,11 +49,6 @@ class Pool final : public ConnectionHost {
 
   // Most queued reads one connection takes at once.
   static constexpr std::size_t max_pipelined_reads = 16;
-  // How often the database is probed, and how long a probe may take: /readyz turns 503 within
-  // about their sum of the database ceasing to answer.
-  static constexpr std::chrono::milliseconds probe_interval{1000};
-  static constexpr std::chrono::milliseconds probe_timeout{2000};
-
   explicit Pool(PoolSettings settings);
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -126,14 +124,10 @@ class Pool final : public ConnectionHost {
   // first connections are still being made, so that calls made at start wait for them.
   bool down_ = false;
   bool schema_ready_ = false;
-  // The last probe's verdict (true until one fails), whether one is out, and when the next is due.
-  bool answering_ = true;
-  bool probing_ = false;
-  Clock::time_point next_probe_at_{};
-  bool reported_available_ = false;
+  PoolHealth health_;
   bool closing_ = false;
   // Batches whose COMMIT's answer was lost; those that did not commit come back through create().
-  CommitResolver resolver_{settings_.target, observer_,
+  CommitResolver resolver_{settings_.target, observer_, settings_.worker,
                            [this](PendingCreate create) { this->create(std::move(create)); }};
   std::vector<std::unique_ptr<EventLoop>> loops_;
   std::vector<std::unique_ptr<Connection>> connections_;

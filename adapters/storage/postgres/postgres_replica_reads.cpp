@@ -150,7 +150,7 @@ void ReplicaReads::query_position() {
 }
 
 void ReplicaReads::position_answered(const WorkResults& results) {
-  const auto decoded = results ? decode_position((*results)[0].get()) : std::nullopt;
+  auto decoded = results ? decode_position((*results)[0].get()) : std::nullopt;
   const auto required =
       decoded ? std::make_shared<const PrimaryPosition>(std::move(*decoded)) : nullptr;
   auto waiters = gathering_.answered();

@@ -236,8 +236,8 @@ domain::Result<void> migrate(BlockingSession& db) {
 
 domain::Result<void> migrate_schema(const ConnectTarget& target,
                                     std::chrono::steady_clock::time_point deadline,
-                                    std::stop_token stop) {
-  auto db = BlockingSession::open(target, deadline, std::move(stop));
+                                    const std::stop_token& stop) {
+  auto db = BlockingSession::open(target, deadline, stop);
   if (!db) {
     return db.error();
   }

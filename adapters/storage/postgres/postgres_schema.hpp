@@ -24,6 +24,6 @@ inline constexpr int schema_version = 3;
 // say). Messages are one line and carry no password.
 [[nodiscard]] domain::Result<void> migrate_schema(const ConnectTarget& target,
                                                   std::chrono::steady_clock::time_point deadline,
-                                                  std::stop_token stop = {});
+                                                  const std::stop_token& stop = {});
 
 }  // namespace petstore::adapters::storage::postgres

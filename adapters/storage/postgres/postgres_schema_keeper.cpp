@@ -1,8 +1,8 @@
 #include "adapters/storage/postgres/postgres_schema_keeper.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -10,47 +10,39 @@
 
 namespace petstore::adapters::storage::postgres {
 
-SchemaKeeper::SchemaKeeper(const ConnectTarget& target, PostgresObserver& observer,
-                           std::function<void()> ready)
-    : target_(target),
-      observer_(observer),
-      ready_(std::move(ready)),
-      thread_([this](const std::stop_token& stop) { run(stop); }) {}
-
-void SchemaKeeper::run(const std::stop_token& stop) {
-  std::mutex mutex;
-  std::condition_variable_any pause_over;  // only a stop wakes it early
-  auto pause = first_pause;
-  std::string last_refusal;
-  for (;;) {
-    {
-      std::unique_lock lock(mutex);
-      (void)pause_over.wait_for(lock, stop, pause, [] { return false; });
-    }
+void keep_schema(BackgroundWorker& worker, const ConnectTarget& target, PostgresObserver& observer,
+                 std::function<void()> ready) {
+  struct Attempts {
+    std::chrono::milliseconds pause = schema_first_pause;
+    std::string last_refusal;
+  };
+  auto attempts = std::make_shared<Attempts>();
+  const auto attempt =
+      [&target, &observer, ready = std::move(ready), attempts](
+          const std::stop_token& stop) -> std::optional<BackgroundWorker::Clock::time_point> {
+    using Clock = BackgroundWorker::Clock;
+    const auto migrated = migrate_schema(target, Clock::now() + target.timeout, stop);
     if (stop.stop_requested()) {
-      return;
+      return std::nullopt;
     }
-    const auto attempt =
-        migrate_schema(target_, std::chrono::steady_clock::now() + target_.timeout, stop);
-    if (stop.stop_requested()) {
-      return;
+    if (migrated) {
+      ready();
+      return std::nullopt;
     }
-    if (attempt) {
-      ready_();
-      return;
-    }
-    const auto& reason = attempt.error().message;
-    if (attempt.error().code != domain::ErrorCode::unavailable) {
-      if (reason != last_refusal) {
-        observer_.schema_refused(reason);
+    const auto& reason = migrated.error().message;
+    if (migrated.error().code != domain::ErrorCode::unavailable) {
+      if (reason != attempts->last_refusal) {
+        observer.schema_refused(reason);
       }
-      last_refusal = reason;
-      pause = longest_pause;
-      continue;
+      attempts->last_refusal = reason;
+      attempts->pause = schema_longest_pause;
+    } else {
+      observer.connect_failed(target.description, reason);
+      attempts->pause = std::min(attempts->pause * 2, schema_longest_pause);
     }
-    observer_.connect_failed(target_.description, reason);
-    pause = std::min(pause * 2, longest_pause);
-  }
+    return Clock::now() + attempts->pause;
+  };
+  (void)worker.post({attempt, {}}, BackgroundWorker::Clock::now() + schema_first_pause);
 }
 
 }  // namespace petstore::adapters::storage::postgres

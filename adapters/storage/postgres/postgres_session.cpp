@@ -32,7 +32,7 @@ BlockingSession::BlockingSession(ConnPtr conn, const ConnectTarget& target,
 
 domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& target,
                                                       Clock::time_point deadline,
-                                                      std::stop_token stop, Bounds bounds) {
+                                                      const std::stop_token& stop, Bounds bounds) {
   if (EventLoop::on_loop_thread()) {
     return domain::make_error(ErrorCode::internal, "",
                               "a blocking database session was opened on a poll loop's thread");
@@ -68,8 +68,8 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
 domain::Result<BlockingSession> BlockingSession::connect_host(const ConnectTarget& target,
                                                               std::size_t host,
                                                               Clock::time_point deadline,
-                                                              std::stop_token stop) {
-  BlockingSession session(start_connect(target, host), target, deadline, std::move(stop));
+                                                              const std::stop_token& stop) {
+  BlockingSession session(start_connect(target, host), target, deadline, stop);
   PGconn* conn = session.get();
   if (conn == nullptr || PQstatus(conn) == CONNECTION_BAD) {
     return unavailable(libpq_message(conn, target));
@@ -145,12 +145,9 @@ domain::Result<ResultPtr> BlockingSession::answer() {
     if (PQresultStatus(result.get()) == PGRES_FATAL_ERROR && !refused) {
       const char* state = PQresultErrorField(result.get(), PG_DIAG_SQLSTATE);
       const std::string_view sqlstate = state != nullptr ? state : "";
-      // Past a server-side bound (57014, 55P03), shutting down (57P), or a lost connection (08):
-      // worth another try. Anything else is this database refusing the schema.
-      const bool transient = sqlstate.starts_with("08") || sqlstate.starts_with("57") ||
-                             sqlstate == "55P03" || sqlstate.starts_with("53");
+      // Anything but a transient refusal is this database refusing the schema.
       refused = domain::make_error(
-          transient ? ErrorCode::unavailable : ErrorCode::internal, "",
+          transient_sqlstate(sqlstate) ? ErrorCode::unavailable : ErrorCode::internal, "",
           refusal_words_ + ": " + one_line(PQresultErrorMessage(result.get()), target_->password));
     }
     last = std::move(result);

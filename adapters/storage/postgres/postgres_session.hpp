@@ -37,7 +37,7 @@ class BlockingSession {
   // else as above.
   [[nodiscard]] static domain::Result<BlockingSession> open(const ConnectTarget& target,
                                                             Clock::time_point deadline,
-                                                            std::stop_token stop,
+                                                            const std::stop_token& stop,
                                                             Bounds bounds = Bounds::whole_session);
 
   // run: `sql` (one or several statements, no parameters) and its last result.
@@ -57,7 +57,7 @@ class BlockingSession {
   [[nodiscard]] static domain::Result<BlockingSession> connect_host(const ConnectTarget& target,
                                                                     std::size_t host,
                                                                     Clock::time_point deadline,
-                                                                    std::stop_token stop);
+                                                                    const std::stop_token& stop);
   // bound_on_server: statement_timeout and lock_timeout set to what is left of the deadline.
   [[nodiscard]] domain::Result<void> bound_on_server();
   // await: until the socket has one of poll(2)'s `events`, the deadline passes or a stop comes.

@@ -1,0 +1,38 @@
+#pragma once
+// PoolHealth: whether a pool is available (what /readyz says) and when it probes the database.
+// Available means a connection is open, the schema is ready, the last probe was answered and the
+// pool is not closing. Every probe_interval a probe (SELECT 1, probe_timeout) checks that the
+// database still answers, traffic or not; until one answers again the pool reports itself
+// unavailable, though calls are still tried. Not thread-safe: the pool's lock guards it.
+
+#include <chrono>
+#include <optional>
+
+namespace petstore::adapters::storage::postgres {
+
+class PoolHealth {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // /readyz turns 503 within about their sum of the database ceasing to answer.
+  static constexpr std::chrono::milliseconds probe_interval{1000};
+  static constexpr std::chrono::milliseconds probe_timeout{2000};
+
+  // take_probe: true when a probe is due now on a pool that serves (`serving`); it is then out
+  // until probe_answered.
+  [[nodiscard]] bool take_probe(Clock::time_point now, bool serving);
+  void probe_answered(bool answered, Clock::time_point now);
+  // connected: a connection has just connected and answered its set-up: the database answers.
+  void connected() { answering_ = true; }
+  // change: the pool's availability given its state, when it differs from the one last returned
+  // (to report outside the lock); nullopt when it does not.
+  [[nodiscard]] std::optional<bool> change(bool connection_open, bool schema_ready, bool closing);
+
+ private:
+  bool answering_ = true;  // the last probe's verdict (true until one fails)
+  bool probing_ = false;
+  Clock::time_point next_probe_at_{};
+  bool reported_available_ = false;
+};
+
+}  // namespace petstore::adapters::storage::postgres

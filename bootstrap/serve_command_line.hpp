@@ -1,0 +1,42 @@
+#pragma once
+// The flags of `serve` on the CLI11 app of command_line.cpp: each also read from an environment
+// variable and from `--config FILE`, each value checked while parsing (a bad one exits 2, named
+// with its flag). Durations and the words of some flags are kept as given in ServeFlags until
+// apply_serve_flags turns them into ServeOptions.
+
+#include <string>
+
+#include "bootstrap/serve_options.hpp"
+
+namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
+class App;
+class Option;
+}  // namespace CLI
+
+namespace petstore::bootstrap {
+
+struct ServeFlags {
+  double header_timeout = 10;
+  double body_timeout = 30;
+  double idle_timeout = 60;
+  double storage_timeout = 5;
+  double database_timeout = 5;
+  double drain_delay = 0;
+  // --database-timeout is an alias of --storage-timeout (one clock): which were given.
+  const CLI::Option* storage_timeout_given = nullptr;
+  const CLI::Option* database_timeout_given = nullptr;
+  std::string log_format = "json";
+  std::string log_level = "info";
+  std::string trusted_proxies;
+  std::string cors_origins;
+
+  // timeouts_disagree: both --storage-timeout and its alias were given, with different values.
+  [[nodiscard]] bool timeouts_disagree() const;
+};
+
+// add_serve_flags: declares every flag of `serve`, writing into `options` and `flags`.
+void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags);
+// apply_serve_flags: after a parse, what `flags` holds turned into `options`.
+void apply_serve_flags(const ServeFlags& flags, ServeOptions& options);
+
+}  // namespace petstore::bootstrap
