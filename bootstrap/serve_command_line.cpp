@@ -19,8 +19,6 @@ std::chrono::milliseconds from_seconds(double seconds) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
 }
 
-
-
 // Sizes in bytes, or with a unit: 64KiB (1024), 64kB (1000), 1GiB, ...
 CLI::Validator size_units() { return CLI::AsSizeValue(true); }
 

@@ -1,15 +1,15 @@
-// Connection's connecting half: the target's hosts one at a time, each within host_timeout, then
-// the session's set-up; and what a connection forgets when it goes down.
-#include "adapters/storage/postgres/postgres_connection.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
+
+// Connection's connecting half: the target's hosts one at a time, each within host_timeout, then
+// the session's set-up; and what a connection forgets when it goes down.
 
 namespace petstore::adapters::storage::postgres {
 namespace {

@@ -1,12 +1,13 @@
-// Pool's side of its connections' changes (ConnectionHost), each told on the connection's loop
-// thread: a connection up or idle takes queued calls; one that fails or is lost may leave no
-// connection working, which answers every queued call unavailable.
-#include "adapters/storage/postgres/postgres_pool.hpp"
-
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "adapters/storage/postgres/postgres_pool.hpp"
+
+// Pool's side of its connections' changes (ConnectionHost), each told on the connection's loop
+// thread: a connection up or idle takes queued calls; one that fails or is lost may leave no
+// connection working, which answers every queued call unavailable.
 
 namespace petstore::adapters::storage::postgres {
 

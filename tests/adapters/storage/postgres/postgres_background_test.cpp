@@ -80,17 +80,19 @@ TEST(BackgroundWorker, CloseStopsTheJobUnderWayDropsTheRestAndTakesNoMore) {
                              return Clock::now();  // it would run again: dropped instead
                            },
                            [&] { ++dropped; }}));
-  ASSERT_TRUE(worker.post({[](const std::stop_token&) { return std::optional<Clock::time_point>(); },
-                           [&] { ++dropped; }},
-                          Clock::now() + 1h));
+  ASSERT_TRUE(
+      worker.post({[](const std::stop_token&) { return std::optional<Clock::time_point>(); },
+                   [&] { ++dropped; }},
+                  Clock::now() + 1h));
   ASSERT_EQ(started.get_future().wait_for(5s), std::future_status::ready);
   const auto closing = Clock::now();
   worker.close();
   EXPECT_LT(Clock::now() - closing, 2s);
   EXPECT_TRUE(stopped_in_time.load());
   EXPECT_EQ(dropped.load(), 2);
-  EXPECT_FALSE(worker.post({[](const std::stop_token&) { return std::optional<Clock::time_point>(); },
-                            [&] { ++dropped; }}));
+  EXPECT_FALSE(
+      worker.post({[](const std::stop_token&) { return std::optional<Clock::time_point>(); },
+                   [&] { ++dropped; }}));
   EXPECT_EQ(dropped.load(), 2) << "a job refused is not dropped: its caller answers it";
 }
 

@@ -10,8 +10,8 @@ namespace petstore::adapters::storage::postgres {
 namespace {
 
 TEST(PostgresErrors, ARefusalIsWorthAnotherTryOnlyWhenItsClassIsTransient) {
-  for (const char* transient : {"08006", "08001", "40001", "40P01", "53300", "57P01", "57014",
-                                "55P03"}) {
+  for (const char* transient :
+       {"08006", "08001", "40001", "40P01", "53300", "57P01", "57014", "55P03"}) {
     EXPECT_TRUE(transient_sqlstate(transient)) << transient;
   }
   for (const char* lasting : {"", "42P01", "23505", "22P02", "55000", "XX000", "PS001", "0A000"}) {

@@ -25,7 +25,7 @@ TEST(PoolHealth, ItIsAvailableOnlyWithAConnectionOpenAndTheSchemaReady) {
   EXPECT_EQ(health.change(false, true, false), std::nullopt);  // unavailable, as first reported
   EXPECT_EQ(health.change(true, false, false), std::nullopt);
   EXPECT_EQ(health.change(true, true, false), std::optional<bool>(true));
-  EXPECT_EQ(health.change(true, true, false), std::nullopt);  // said once
+  EXPECT_EQ(health.change(true, true, false), std::nullopt);               // said once
   EXPECT_EQ(health.change(true, true, true), std::optional<bool>(false));  // closing
 }
 
@@ -59,8 +59,15 @@ TEST(PoolHealth, OneProbeIsOutAtATimeAndTheNextIsDueAnIntervalAfterItsAnswer) {
 }
 
 // Event: one thing that happens to a pool, as its health hears it.
-enum class Event { connected, probe_answered, probe_unanswered, connection_opens, connections_gone,
-                   schema_ready, closing };
+enum class Event {
+  connected,
+  probe_answered,
+  probe_unanswered,
+  connection_opens,
+  connections_gone,
+  schema_ready,
+  closing
+};
 
 RC_GTEST_PROP(PoolHealthProperties, ItReportsTheModelsAvailabilityExactlyWhenThatChanges, ()) {
   const auto events = *rc::gen::container<std::vector<Event>>(rc::gen::element(
