@@ -34,12 +34,17 @@ class ServiceObserver final : public adapters::http::HttpObserver {
     const std::string_view operation =
         metrics_.request_finished(record.operation, record.status, record.duration);
     // Probes come every few seconds from every load balancer; they would drown the other lines.
+    // A failed call's line is an error, with the failure's own words: an operator who logs only
+    // errors still learns what failed, and for which request.
+    using adapters::logging::LogLevel;
     const bool probe = operation == "getHealth" || operation == "getReadiness";
+    const LogLevel level =
+        !record.fault.empty() ? LogLevel::error : (probe ? LogLevel::debug : LogLevel::info);
     logger_.request(
         adapters::logging::RequestLine{record.request_id, record.method, record.route, operation,
                                        record.client_address, record.principal, record.status,
-                                       record.duration, record.bytes},
-        probe ? adapters::logging::LogLevel::debug : adapters::logging::LogLevel::info);
+                                       record.duration, record.bytes, record.fault},
+        level);
   }
   // HttpObserver
   void accept_failing(std::string_view reason) override {

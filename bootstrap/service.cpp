@@ -1,30 +1,40 @@
 #include "bootstrap/service.hpp"
 
+#include <string_view>
 #include <utility>
 
 #include "adapters/http/api/client_address_group.hpp"
-#include "adapters/logging/logging_pet_repository.hpp"
 #include "adapters/storage/memory/memory_pet_repository.hpp"
 
 namespace petstore::bootstrap {
 namespace {
 
-ServiceParts with_fault_log(ServiceParts parts, const ServiceSettings& settings) {
-  if (settings.logger != nullptr) {
-    parts.pets =
-        adapters::logging::make_logging_pet_repository(std::move(parts.pets), *settings.logger);
+// count_failure_log: a failed count of the stored-pets gauge, logged (a scrape does not wait for
+// it, so its request line cannot say it).
+adapters::metrics::PetsStoredSampler::FailureHandler count_failure_log(
+    adapters::logging::Logger* logger) {
+  if (logger == nullptr) {
+    return {};
   }
-  return parts;
+  return [logger](const domain::Error& error) {
+    const std::string_view code =
+        error.code == domain::ErrorCode::unavailable ? "unavailable" : "internal";
+    logger->error(
+        "storage_error",
+        {{"call", "count"}, {"code", code}, {"message", error.message}, {"detail", error.detail}});
+  };
 }
 
 }  // namespace
 
 Service::Service(ServiceParts parts, const ServiceSettings& settings)
-    : parts_(with_fault_log(std::move(parts), settings)),
+    : parts_(std::move(parts)),
       pets_stored_(settings.metrics == nullptr
                        ? nullptr
-                       : std::make_unique<adapters::metrics::PetsStoredSampler>(*parts_.pets,
-                                                                                *settings.metrics)),
+                       : std::make_unique<adapters::metrics::PetsStoredSampler>(
+                             *parts_.pets, *settings.metrics,
+                             adapters::metrics::PetsStoredSampler::default_interval,
+                             count_failure_log(settings.logger))),
       auth_throttle_(*parts_.clock, settings.auth_failures_per_minute,
                      application::FailedAuthThrottle::default_max_addresses,
                      adapters::http::client_address_group),

@@ -29,7 +29,8 @@ struct ServiceSettings {
   // Served at GET /metrics when set, with the stored-pets gauge sampled from storage's count;
   // must outlive the service.
   adapters::metrics::Metrics* metrics = nullptr;
-  // Storage faults (unavailable, internal) are logged here when set; must outlive the service.
+  // A failed count of the stored-pets gauge is logged here when set (a request's own failures
+  // are in its request line); must outlive the service.
   adapters::logging::Logger* logger = nullptr;
   // Whether storage can serve now (PostgreSQL: a connection works); /readyz answers 503 while it
   // says no. Empty: always.

@@ -133,16 +133,31 @@ void Logger::request(const RequestLine& record, LogLevel level) {
   const Milliseconds duration{
       std::chrono::duration_cast<std::chrono::microseconds>(record.duration).count()};
   const auto or_dash = [](std::string_view text) { return text.empty() ? "-" : text; };
-  emit(level, "request",
-       {{"request_id", record.request_id},
-        {"method", or_dash(record.method)},
-        {"route", or_dash(record.route)},
-        {"operation", or_dash(record.operation)},
-        {"client", or_dash(record.client_address)},
-        {"principal", or_dash(record.principal)},
-        {"status", std::int64_t{record.status}},
-        {"duration_ms", duration},
-        {"bytes", static_cast<std::int64_t>(record.bytes)}});
+  const LogField request_id{"request_id", record.request_id};
+  const LogField method{"method", or_dash(record.method)};
+  const LogField route{"route", or_dash(record.route)};
+  const LogField operation{"operation", or_dash(record.operation)};
+  const LogField client{"client", or_dash(record.client_address)};
+  const LogField principal{"principal", or_dash(record.principal)};
+  const LogField status{"status", std::int64_t{record.status}};
+  const LogField took{"duration_ms", duration};
+  const LogField bytes{"bytes", static_cast<std::int64_t>(record.bytes)};
+  if (record.fault.empty()) {
+    emit(level, "request",
+         {request_id, method, route, operation, client, principal, status, took, bytes});
+  } else {
+    emit(level, "request",
+         {request_id,
+          method,
+          route,
+          operation,
+          client,
+          principal,
+          status,
+          took,
+          bytes,
+          {"fault", record.fault}});
+  }
 }
 
 void Logger::log(LogLevel level, std::string_view event, LogFields fields) {

@@ -55,7 +55,8 @@ struct RequestLine {
   std::string_view principal;       // the key's principal id; empty when no key was accepted
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
-  std::size_t bytes = 0;  // body bytes sent
+  std::size_t bytes = 0;   // body bytes sent
+  std::string_view fault;  // a failed call's own words (storage full, away, damaged); else empty
 };
 
 class Logger {
@@ -84,7 +85,8 @@ class Logger {
   // they were not (a stalled reader). Lines logged afterwards are dropped.
   bool close(std::chrono::milliseconds deadline);
 
-  // request: the line of one answered request (event "request"), at `level`.
+  // request: the line of one answered request (event "request"), at `level`; with a field
+  // "fault" when the record has one.
   void request(const RequestLine& record, LogLevel level = LogLevel::info);
   void log(LogLevel level, std::string_view event, LogFields fields = {});
   // announce: a line every reader of the log needs whatever the level filter says (event

@@ -7,11 +7,13 @@
 namespace petstore::adapters::metrics {
 
 struct PetsStoredSampler::State {
-  State(Metrics& gauge_owner, std::chrono::steady_clock::duration interval)
-      : metrics(gauge_owner), min_interval(interval) {}
+  State(Metrics& gauge_owner, std::chrono::steady_clock::duration interval,
+        FailureHandler on_failure)
+      : metrics(gauge_owner), min_interval(interval), failed(std::move(on_failure)) {}
 
   Metrics& metrics;
   const std::chrono::steady_clock::duration min_interval;
+  const FailureHandler failed;
   std::mutex mutex;
   bool in_flight = false;
   bool next_at_once = true;    // the last count answered at once with a count
@@ -22,8 +24,9 @@ struct PetsStoredSampler::State {
 };
 
 PetsStoredSampler::PetsStoredSampler(const ports::PetRepository& pets, Metrics& metrics,
-                                     std::chrono::steady_clock::duration min_interval)
-    : pets_(pets), state_(std::make_shared<State>(metrics, min_interval)) {
+                                     std::chrono::steady_clock::duration min_interval,
+                                     FailureHandler failed)
+    : pets_(pets), state_(std::make_shared<State>(metrics, min_interval, std::move(failed))) {
   sample();
 }
 
@@ -46,6 +49,8 @@ void PetsStoredSampler::sample() {
   pets_.count([state = state_, number](domain::Result<std::int64_t> count) {
     if (count) {
       state->metrics.set_pets_stored(*count);
+    } else if (state->failed) {
+      state->failed(count.error());
     }
     const std::lock_guard lock(state->mutex);
     state->in_flight = false;

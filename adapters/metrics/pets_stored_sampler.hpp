@@ -3,9 +3,12 @@
 // count (PetRepository::count) when made and on every scrape, and the gauge shows the latest
 // answer: the store's own count, whichever process created the pets. A scrape never waits for
 // storage. Memory and LMDB answer a count at once, on the caller's thread, so their gauge is
-// current; PostgreSQL answers later, so its gauge is as of the sample before.
+// current; PostgreSQL answers later, so its gauge is as of the sample before. A failed count
+// leaves the gauge as it was and is told to the failure handler (bootstrap logs it): no request
+// waits for it, so no request's line can carry it.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 #include "adapters/metrics/metrics.hpp"
@@ -17,8 +20,14 @@ class PetsStoredSampler {
  public:
   // `pets` must outlive this object; `metrics` must outlive every count this starts (a
   // repository answers or drops its pending calls when destroyed, so outliving it is enough).
+  // `failed`, when set, hears each failed count, on the thread that answered it.
+  using FailureHandler = std::function<void(const domain::Error&)>;
+  // The least time between the starts of two counts, unless the last answered at once.
+  static constexpr std::chrono::seconds default_interval{1};
+
   PetsStoredSampler(const ports::PetRepository& pets, Metrics& metrics,
-                    std::chrono::steady_clock::duration min_interval = std::chrono::seconds(1));
+                    std::chrono::steady_clock::duration min_interval = default_interval,
+                    FailureHandler failed = {});
   PetsStoredSampler(const PetsStoredSampler&) = delete;
   PetsStoredSampler& operator=(const PetsStoredSampler&) = delete;
   ~PetsStoredSampler();

@@ -132,8 +132,12 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
     EXPECT_TRUE(is_unavailable(service.send(post_pet(new_pet_json(name_of(max_creates))))));
     service.close_storage();
   }
-  // The operator's log names LMDB's own reason; the client saw only "storage is full".
-  EXPECT_NE(log.str().find("error storage_error call=create code=unavailable"), std::string::npos)
+  // The refused create's request line names LMDB's own reason; the client saw only "storage is
+  // full".
+  EXPECT_NE(log.str().find("error request request_id=harness-"), std::string::npos)
+      << log.str().substr(0, 2000);
+  EXPECT_NE(log.str().find("status=503"), std::string::npos) << log.str().substr(0, 2000);
+  EXPECT_NE(log.str().find("fault=\"storage is full"), std::string::npos)
       << log.str().substr(0, 2000);
   EXPECT_NE(log.str().find("MDB_MAP_FULL"), std::string::npos) << log.str().substr(0, 2000);
   {

@@ -2,8 +2,8 @@
 // faults"): during a full disk, an I/O error or a map full beyond growth, createPet, listPets and
 // getPet answer 503 `unavailable` with the Error body; an internal failure answers 500
 // `internal_error` without its details. A failed create leaves nothing behind (no pet, no id, no
-// idempotency record) and the service works again once the fault clears. Each fault writes one
-// error line with the adapter's words for the operator.
+// idempotency record) and the service works again once the fault clears. Each fault's request
+// line is an error with the adapter's words for the operator, under the request's id.
 
 #include <memory>
 #include <sstream>
@@ -41,13 +41,13 @@ class StorageFaultTest : public testing::Test {
     harness_ = std::make_unique<RouterHarness>(std::move(faulty), logger_.get());
   }
 
-  // fault_lines: the storage_error lines logged so far, parsed.
+  // fault_lines: the request lines logged so far that carry a fault, parsed.
   std::vector<boost::json::object> fault_lines() const {
     std::vector<boost::json::object> lines;
     std::istringstream text(log_.str());
     for (std::string line; std::getline(text, line);) {
       auto parsed = boost::json::parse(line).as_object();
-      if (parsed.at("event") == "storage_error") {
+      if (parsed.at("event") == "request" && parsed.contains("fault")) {
         lines.push_back(std::move(parsed));
       }
     }
@@ -68,19 +68,22 @@ class StorageFaultTest : public testing::Test {
   std::unique_ptr<RouterHarness> harness_;
 };
 
-// is_fault_line: whether `line` is an error-level storage_error of `call` with `error`'s code,
-// message and detail.
-testing::AssertionResult is_fault_line(const boost::json::object& line, std::string_view call,
-                                       const domain::Error& error) {
-  const std::string_view code =
-      error.code == domain::ErrorCode::unavailable ? "unavailable" : "internal";
+// is_fault_line: whether `line` is the error-level request line of request `request_id`, an
+// `operation` answered 503 (unavailable) or 500 (internal), whose fault is `error`'s message and
+// the adapter's detail.
+testing::AssertionResult is_fault_line(const boost::json::object& line, std::string_view request_id,
+                                       std::string_view operation, const domain::Error& error) {
+  const std::int64_t status = error.code == domain::ErrorCode::unavailable ? 503 : 500;
   const auto text = [&line](std::string_view key) -> std::string_view {
     const auto* value = line.if_contains(key);
     const auto* string = value != nullptr ? value->if_string() : nullptr;
     return string != nullptr ? std::string_view(*string) : std::string_view("<missing>");
   };
-  if (text("level") != "error" || text("call") != call || text("code") != code ||
-      text("message") != error.message || text("detail") != error.detail) {
+  const auto* logged_status = line.if_contains("status");
+  if (text("level") != "error" || text("request_id") != request_id ||
+      text("operation") != operation || logged_status == nullptr || !logged_status->is_int64() ||
+      logged_status->get_int64() != status ||
+      text("fault") != error.message + ": " + error.detail) {
     return testing::AssertionFailure() << boost::json::serialize(line);
   }
   return testing::AssertionSuccess();
@@ -164,11 +167,12 @@ TEST_P(UnavailableStorageTest, EachFaultWritesOneErrorLineForTheOperator) {
   EXPECT_TRUE(is_unavailable(harness_->send(request("GET", "/v1/pets/1"))));
   EXPECT_EQ(harness_->send(request("GET", "/v1/pets/99")).status, 404U);  // not a fault: no line
 
+  // Requests 2, 3 and 4 (the first created Rex): each line under its own request's id.
   const auto lines = fault_lines();
   ASSERT_EQ(lines.size(), 3U);
-  EXPECT_TRUE(is_fault_line(lines[0], "create", storage_error(GetParam())));
-  EXPECT_TRUE(is_fault_line(lines[1], "list", storage_error(GetParam())));
-  EXPECT_TRUE(is_fault_line(lines[2], "get", storage_error(GetParam())));
+  EXPECT_TRUE(is_fault_line(lines[0], "harness-2", "createPet", storage_error(GetParam())));
+  EXPECT_TRUE(is_fault_line(lines[1], "harness-3", "listPets", storage_error(GetParam())));
+  EXPECT_TRUE(is_fault_line(lines[2], "harness-4", "getPet", storage_error(GetParam())));
 }
 
 std::string fault_name(const testing::TestParamInfo<StorageFault>& param) {
@@ -215,11 +219,34 @@ TEST_F(InternalStorageTest, TheDetailsGoToTheLogLine) {
 
   const auto lines = fault_lines();
   ASSERT_EQ(lines.size(), 2U);
-  EXPECT_TRUE(is_fault_line(lines[0], "create", storage_error(StorageFault::internal)));
-  EXPECT_TRUE(is_fault_line(lines[1], "get", storage_error(StorageFault::internal)));
+  EXPECT_TRUE(
+      is_fault_line(lines[0], "harness-1", "createPet", storage_error(StorageFault::internal)));
+  EXPECT_TRUE(
+      is_fault_line(lines[1], "harness-2", "getPet", storage_error(StorageFault::internal)));
   for (const char* detail : internal_details) {
     EXPECT_NE(log_.str().find(detail), std::string::npos) << detail;
   }
+}
+
+// An operator who logs only warnings and errors still sees each failed call, and nothing else.
+TEST(StorageFaultLog, AFailedCallsLineIsAnErrorThatAWarnLevelLogKeeps) {
+  std::ostringstream log;
+  const auto logger = adapters::logging::Logger::to_stream(log, adapters::logging::LogFormat::json,
+                                                           adapters::logging::LogLevel::warn);
+  auto faulty = std::make_unique<FaultyPetRepository>(
+      adapters::storage::memory::make_memory_pet_repository());
+  FaultyPetRepository& storage = *faulty;
+  const RouterHarness harness(std::move(faulty), logger.get());
+  ASSERT_EQ(harness.send(post_pet(new_pet_json("Rex"))).status, 201U);
+  EXPECT_EQ(log.str(), "");  // an ordinary request's line is info
+  storage.fail_next(RepositoryCall::get, StorageFault::io_error);
+  EXPECT_TRUE(is_unavailable(harness.send(request("GET", "/v1/pets/1"))));
+  std::istringstream text(log.str());
+  std::string line;
+  ASSERT_TRUE(std::getline(text, line));
+  EXPECT_TRUE(is_fault_line(boost::json::parse(line).as_object(), "harness-2", "getPet",
+                            storage_error(StorageFault::io_error)));
+  EXPECT_FALSE(std::getline(text, line)) << line;
 }
 
 }  // namespace

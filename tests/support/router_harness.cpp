@@ -8,6 +8,8 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include "adapters/http/api/routes.hpp"
+#include "adapters/http/server/exchange_watch.hpp"
 #include "support/fake_key_verifier.hpp"
 #include "support/json_bodies.hpp"
 
@@ -33,6 +35,11 @@ RouterHarness::RouterHarness(std::unique_ptr<ports::PetRepository> pets,
       bootstrap::ServiceParts{std::move(pets), make_fake_key_verifier(), std::move(clock)},
       bootstrap::ServiceSettings{.logger = logger});
   service_->set_ready(true);
+  if (logger != nullptr) {
+    metrics_ = std::make_unique<adapters::metrics::Metrics>(
+        adapters::metrics::BuildInfo{"test", "test"}, adapters::http::operation_ids());
+    observer_ = std::make_unique<bootstrap::ServiceObserver>(*metrics_, *logger);
+  }
 }
 
 HttpResponse RouterHarness::send(const TestRequest& request) const {
@@ -42,14 +49,17 @@ HttpResponse RouterHarness::send(const TestRequest& request) const {
 std::vector<HttpResponse> RouterHarness::send_all(const std::vector<TestRequest>& requests) const {
   std::vector<adapters::http::HttpRequest> views;
   std::vector<std::future<HttpResponse>> answers;
+  std::vector<adapters::http::RequestFacts> facts;
+  std::vector<adapters::http::ExchangeWatch> watches;
   views.reserve(requests.size());  // each view must outlive its answer
   for (const TestRequest& request : requests) {
     views.push_back(request.view());
     auto later = std::make_shared<std::promise<HttpResponse>>();
     answers.push_back(later->get_future());
+    watches.emplace_back(observer_.get(), std::chrono::steady_clock::now());
     // A second answer would throw std::future_error from set_value, failing the test.
-    service_->router().handle(
-        views.back(), [later](HttpResponse response) { later->set_value(std::move(response)); });
+    facts.push_back(service_->router().handle(
+        views.back(), [later](HttpResponse response) { later->set_value(std::move(response)); }));
   }
   std::vector<HttpResponse> responses;
   for (std::size_t i = 0; i < answers.size(); ++i) {
@@ -58,6 +68,9 @@ std::vector<HttpResponse> RouterHarness::send_all(const std::vector<TestRequest>
                                requests[i].target + " within 10 seconds");
     }
     responses.push_back(answers[i].get());
+    const std::string request_id = "harness-" + std::to_string(++requests_sent_);
+    watches[i].finished(request_id, requests[i].method, facts[i], responses.back(),
+                        responses.back().body.size(), std::chrono::steady_clock::now());
   }
   return responses;
 }

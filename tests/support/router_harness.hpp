@@ -3,7 +3,10 @@
 // test's choice: empty memory storage by default, or any repository handed in (a fault-injecting
 // decorator, LMDB). Keys come from support/fake_key_verifier.hpp, time from a FakeClock. An
 // answer the router gives at once and one that storage completes later are waited for alike.
+// Given a logger, it writes each request's line as the server does (ExchangeWatch and the
+// bootstrap's ServiceObserver), under request ids "harness-1", "harness-2", ...
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,6 +18,8 @@
 
 #include "adapters/http/api/http_message.hpp"
 #include "adapters/logging/logger.hpp"
+#include "adapters/metrics/metrics.hpp"
+#include "bootstrap/observability.hpp"
 #include "bootstrap/service.hpp"
 #include "ports/pet_repository.hpp"
 #include "support/fake_clock.hpp"
@@ -35,8 +40,8 @@ class RouterHarness {
  public:
   // The component service: empty memory storage, ready at once, with `settings` (metrics, say).
   explicit RouterHarness(const bootstrap::ServiceSettings& settings = {});
-  // A service on `pets`; `logger`, when given, receives its storage-fault lines and must outlive
-  // the harness.
+  // A service on `pets`; `logger`, when given, receives each request's line (with a failed
+  // call's own words) and must outlive the harness.
   explicit RouterHarness(std::unique_ptr<ports::PetRepository> pets,
                          adapters::logging::Logger* logger = nullptr);
 
@@ -65,6 +70,10 @@ class RouterHarness {
  private:
   FakeClock* clock_ = nullptr;  // owned by service_
   std::unique_ptr<bootstrap::Service> service_;
+  // With a logger: what the server's observer would be told, and the last request id given.
+  std::unique_ptr<adapters::metrics::Metrics> metrics_;
+  std::unique_ptr<bootstrap::ServiceObserver> observer_;
+  mutable std::atomic<int> requests_sent_{0};
 };
 
 // listed_pet: the id and name of the Pet in `body`; id -1 when it is none.

@@ -6,6 +6,14 @@
 #include "adapters/http/api/pet_json.hpp"
 
 namespace petstore::adapters::http {
+namespace {
+
+// fault_words: what the log says of a failure: its message, then the adapter's detail if any.
+std::string fault_words(const domain::Error& error) {
+  return error.detail.empty() ? error.message : error.message + ": " + error.detail;
+}
+
+}  // namespace
 
 HttpResponse error_response(unsigned status, std::string_view code, std::string_view message) {
   HttpResponse response;
@@ -36,15 +44,21 @@ HttpResponse error_response(const domain::Error& error, std::string_view invalid
                           std::to_string(std::max<std::int64_t>(1, error.retry_after_seconds)));
       return response;
     }
-    case ErrorCode::unavailable:
-      return error_response(503, "unavailable", error.message);
+    case ErrorCode::unavailable: {
+      HttpResponse response = error_response(503, "unavailable", error.message);
+      response.fault = fault_words(error);
+      return response;
+    }
     case ErrorCode::unimplemented:
       return error_response(501, "not_implemented", error.message);
     case ErrorCode::internal:
       break;
   }
   // An internal error's message may carry details meant for logs, never for clients.
-  return error_response(500, "internal_error", "the server failed to answer this request");
+  HttpResponse response =
+      error_response(500, "internal_error", "the server failed to answer this request");
+  response.fault = fault_words(error);
+  return response;
 }
 
 HttpResponse unauthorized(bool key_presented) {

@@ -72,6 +72,9 @@ struct HttpResponse {
   // nosniff), as one flag written from one line made once, after the fields above; header()
   // answers for them as for the others.
   bool v1_fields = false;
+  // fault: for a 500 or 503 from a failed call (storage full, away, damaged), the failure's own
+  // words (its message and the adapter's detail) for the request's log line; never sent.
+  std::string fault;
 
   // Most responses carry at most this many fields of their own (a page: Cache-Control,
   // X-Content-Type-Options, Link, X-Request-Id).

@@ -30,7 +30,7 @@ class ExchangeWatch {
     if (observer_ != nullptr) {
       observer_->request_finished(ExchangeRecord{request_id, method, facts.route, facts.operation,
                                                  facts.client_address, facts.principal, sent.status,
-                                                 now - started_, bytes});
+                                                 now - started_, bytes, sent.fault});
     }
   }
 

@@ -24,6 +24,9 @@ struct ExchangeRecord {
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
   std::size_t bytes = 0;  // body bytes sent
+  // fault: the failure's own words when the answer is a failed call's 500 or 503 (HttpResponse's
+  // fault); empty otherwise.
+  std::string_view fault;
 };
 
 class HttpObserver {

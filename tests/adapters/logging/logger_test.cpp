@@ -32,7 +32,8 @@ RequestLine sample_request() {
           "principal-1",
           404,
           std::chrono::microseconds(1500),
-          61};
+          61,
+          {}};
 }
 
 TEST(Logger, JsonRequestLineHasEveryField) {
@@ -125,6 +126,23 @@ TEST(Logger, TextLineIsKeyValuePairs) {
       << lines[0];
   EXPECT_NE(lines[0].find("bytes=61"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("info draining message=\"two words\""), std::string::npos) << lines[1];
+}
+
+TEST(Logger, ARequestLineCarriesAFailedCallsWordsOnlyWhenItHasThem) {
+  std::ostringstream out;
+  auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::info);
+  logger->request(sample_request());
+  auto failed = sample_request();
+  failed.status = 503;
+  failed.fault = "storage is full: mdb_txn_commit: No space left on device";
+  logger->request(failed, LogLevel::error);
+  const auto lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 2U) << out.str();
+  EXPECT_FALSE(boost::json::parse(lines[0]).as_object().contains("fault")) << lines[0];
+  const auto second = boost::json::parse(lines[1]).as_object();
+  EXPECT_EQ(second.at("level"), "error");
+  EXPECT_EQ(second.at("request_id"), "req-1");
+  EXPECT_EQ(second.at("fault").as_string(), failed.fault);
 }
 
 TEST(Logger, LevelFiltersLowerLevels) {

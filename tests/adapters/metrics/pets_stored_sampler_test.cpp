@@ -123,6 +123,22 @@ TEST(PetsStoredSampler, AFailedCountLeavesTheGaugeAndWaitsTheInterval) {
   EXPECT_EQ(pets.started, 2);  // a failure is not retried within the interval
 }
 
+TEST(PetsStoredSampler, AFailedCountIsToldToItsHandlerAndAnAnsweredOneIsNot) {
+  Metrics metrics({"1.0.0", "abc"}, operations);
+  LateCounts pets;
+  std::vector<std::string> failures;
+  const auto record = [&failures](const domain::Error& error) {
+    failures.push_back(error.message);
+  };
+  PetsStoredSampler answered(pets, metrics, 0s, record);
+  pets.answer(3);
+  EXPECT_TRUE(failures.empty());
+  pets.fail = true;
+  const PetsStoredSampler failing(pets, metrics, 1h, record);
+  EXPECT_EQ(failures, std::vector<std::string>{"no connection"});
+  EXPECT_EQ(gauge(metrics), "3");
+}
+
 TEST(PetsStoredSampler, ACountAnsweredAfterTheSamplerIsGoneIsHarmless) {
   Metrics metrics({"1.0.0", "abc"}, operations);
   LateCounts pets;
