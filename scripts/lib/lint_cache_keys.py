@@ -6,8 +6,9 @@ Usage: lint_cache_keys.py BUILD_DIR CACHE_DIR KEYS_OUT FILE...
 A file's key hashes what clang-tidy's verdict depends on: its preprocessed text (every header it
 includes, with the checkout's path replaced so that clones elsewhere share keys), its compile
 flags, clang-tidy's version and the .clang-tidy files. Prints the files whose key is not in
-CACHE_DIR (those need linting) and writes every key to KEYS_OUT, for scripts/lint to record once
-the run is clean. A file that cannot be preprocessed is printed, so that clang-tidy reports it.
+CACHE_DIR (those need linting) and writes every key to KEYS_OUT, a line "KEY<tab>FILE" each, for
+scripts/lint to record the files a run found clean. A file that cannot be preprocessed is printed,
+so that clang-tidy reports it.
 """
 
 import concurrent.futures
@@ -79,7 +80,7 @@ def main():
     with open(keys_out, "w", encoding="utf-8") as out:
         for file, key in results:
             if key is not None:
-                out.write(key + "\n")
+                out.write(key + "\t" + file + "\n")
             if key is None or not os.path.exists(os.path.join(cache, key)):
                 print(file)
 

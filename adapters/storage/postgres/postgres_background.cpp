@@ -68,15 +68,14 @@ void BackgroundWorker::work(const std::stop_token& stop) {
     if (!again) {
       continue;
     }
-    bool requeued = false;
     {
       const std::lock_guard lock(mutex_);
       if (!closed_) {
         jobs_.emplace(*again, std::move(job));
-        requeued = true;
+        continue;
       }
     }
-    if (!requeued && job.dropped) {
+    if (job.dropped) {
       job.dropped();  // closing: a job that wanted another turn is dropped, as the queued ones are
     }
   }

@@ -27,7 +27,7 @@ TEST(BackgroundWorker, RunsEachJobWhenDueInThatOrder) {
   std::mutex mutex;
   std::vector<std::string> ran;
   std::promise<void> all_ran;
-  const auto job = [&](std::string name, bool last) {
+  const auto job = [&](const std::string& name, bool last) {
     return BackgroundWorker::Job{[&, name, last](const std::stop_token&) {
                                    const std::lock_guard lock(mutex);
                                    ran.push_back(name);
