@@ -167,20 +167,27 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
       state->idle.store(false, std::memory_order_relaxed);
     }
     const bool closing = state->closed.load(std::memory_order_acquire);
-    batch.clear();
-    std::swap(batch, state->queued);
     buffers = state->buffers;
     lock.unlock();
+    // Each thread's buffer joins the queue under the buffer's mutex, as the thread's own
+    // hand-overs do, so that its lines enter the queue, and reach the descriptor, in the order it
+    // offered them. (Taken after the queue, a buffer could overtake lines its thread handed over
+    // between the two.) The queue may pass its capacity here: these lines were already taken.
     for (const auto& buffer : buffers) {
       const std::lock_guard taken(buffer->mutex);
-      batch.append(buffer->lines);
-      buffer->lines.clear();
+      if (!buffer->lines.empty()) {
+        const std::lock_guard queue(state->mutex);
+        state->queued.append(buffer->lines);
+        buffer->lines.clear();
+      }
     }
+    lock.lock();
+    batch.clear();
+    std::swap(batch, state->queued);
     found_lines = !batch.empty();
+    state->in_write = batch.size();
+    lock.unlock();
     if (found_lines) {
-      lock.lock();
-      state->in_write = batch.size();
-      lock.unlock();
       write_all(state->fd, batch);
     }
     lock.lock();

@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <fcntl.h>
 #include <string>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -88,6 +91,62 @@ TEST(LineWriter, LinesReachTheDescriptorInOrder) {
   EXPECT_EQ(writer.dropped(), 0U);
   EXPECT_FALSE(writer.offer("late\n"));  // closed: dropped, not written
   EXPECT_EQ(writer.dropped(), 1U);
+}
+
+// Threads logging at once: every line reaches the descriptor whole (never split, never mixed
+// with another) or is counted as dropped, and each thread's lines keep its order.
+TEST(LineWriter, LinesFromManyThreadsAreNeverTornOrInterleaved) {
+  constexpr int threads = 4;
+  constexpr int lines_each = 3000;
+  Pipe pipe;
+  std::string written;
+  std::atomic<bool> offering{true};
+  std::thread reader([&] {
+    while (offering.load()) {
+      written += pipe.drain();
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  LineWriter writer(pipe.write_end(), std::size_t{64} << 10);
+  std::vector<std::thread> loggers;
+  loggers.reserve(threads);
+  for (int thread = 0; thread < threads; ++thread) {
+    loggers.emplace_back([&writer, thread] {
+      for (int seq = 0; seq < lines_each; ++seq) {
+        // Lengths vary, so that lines end at every offset of a buffer and of a write.
+        (void)writer.offer("t" + std::to_string(thread) + " " + std::to_string(seq) + " " +
+                           std::string(static_cast<std::size_t>(seq % 97), 'x') + "\n");
+      }
+    });
+  }
+  for (auto& logger : loggers) {
+    logger.join();
+  }
+  EXPECT_TRUE(writer.close(10s));
+  offering = false;
+  reader.join();
+  written += pipe.drain();
+
+  std::array<int, threads> next{};  // each thread's next sequence number at least
+  std::size_t whole = 0;
+  std::size_t start = 0;
+  for (std::size_t end = 0; (end = written.find('\n', start)) != std::string::npos;
+       start = end + 1) {
+    const std::string text = written.substr(start, end - start);
+    int thread = -1;
+    int seq = -1;
+    int used = 0;
+    ASSERT_EQ(std::sscanf(text.c_str(), "t%d %d %n", &thread, &seq, &used), 2) << text;
+    ASSERT_TRUE(thread >= 0 && thread < threads) << text;
+    EXPECT_EQ(text.substr(static_cast<std::size_t>(used)),
+              std::string(static_cast<std::size_t>(seq % 97), 'x'))
+        << text;
+    EXPECT_GE(seq, next.at(static_cast<std::size_t>(thread))) << text;
+    next.at(static_cast<std::size_t>(thread)) = seq + 1;
+    ++whole;
+  }
+  EXPECT_EQ(start, written.size()) << "a line without its end";
+  EXPECT_EQ(whole + writer.dropped(), std::size_t{threads} * lines_each);
 }
 
 TEST(LineWriter, AnUnreadDescriptorDropsAndCountsTheOverflowWithoutBlocking) {
