@@ -1,7 +1,6 @@
 #include "adapters/storage/postgres/postgres_schema_keeper.hpp"
 
 #include <algorithm>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,14 +11,10 @@ namespace petstore::adapters::storage::postgres {
 
 void keep_schema(BackgroundWorker& worker, const ConnectTarget& target, PostgresObserver& observer,
                  std::function<void()> ready) {
-  struct Attempts {
-    std::chrono::milliseconds pause = schema_first_pause;
-    std::string last_refusal;
-  };
-  auto attempts = std::make_shared<Attempts>();
-  const auto attempt =
-      [&target, &observer, ready = std::move(ready), attempts](
-          const std::stop_token& stop) -> std::optional<BackgroundWorker::Clock::time_point> {
+  // The pause and the last refusal are the job's own state, kept as the worker runs it again.
+  auto attempt = [&target, &observer, ready = std::move(ready), pause = schema_first_pause,
+                  last_refusal = std::string()](const std::stop_token& stop) mutable
+      -> std::optional<BackgroundWorker::Clock::time_point> {
     using Clock = BackgroundWorker::Clock;
     const auto migrated = migrate_schema(target, Clock::now() + target.timeout, stop);
     if (stop.stop_requested()) {
@@ -31,18 +26,18 @@ void keep_schema(BackgroundWorker& worker, const ConnectTarget& target, Postgres
     }
     const auto& reason = migrated.error().message;
     if (migrated.error().code != domain::ErrorCode::unavailable) {
-      if (reason != attempts->last_refusal) {
+      if (reason != last_refusal) {
         observer.schema_refused(reason);
       }
-      attempts->last_refusal = reason;
-      attempts->pause = schema_longest_pause;
+      last_refusal = reason;
+      pause = schema_longest_pause;
     } else {
       observer.connect_failed(target.description, reason);
-      attempts->pause = std::min(attempts->pause * 2, schema_longest_pause);
+      pause = std::min(pause * 2, schema_longest_pause);
     }
-    return Clock::now() + attempts->pause;
+    return Clock::now() + pause;
   };
-  (void)worker.post({attempt, {}}, BackgroundWorker::Clock::now() + schema_first_pause);
+  (void)worker.post({std::move(attempt), {}}, BackgroundWorker::Clock::now() + schema_first_pause);
 }
 
 }  // namespace petstore::adapters::storage::postgres
