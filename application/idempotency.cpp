@@ -21,4 +21,11 @@ domain::Result<domain::Pet> settle_create(const domain::NewPet& sent,
                             "the key was used before with another pet");
 }
 
+domain::Result<domain::Pet> settle_create(domain::Result<ports::CreateOutcome> outcome) {
+  if (!outcome) {
+    return std::move(outcome).error();
+  }
+  return std::move(outcome->pet);
+}
+
 }  // namespace petstore::application

@@ -24,4 +24,8 @@ inline constexpr std::chrono::hours idempotency_retention{24};
 [[nodiscard]] domain::Result<domain::Pet> settle_create(
     const domain::NewPet& sent, domain::Result<ports::CreateOutcome> outcome);
 
+// settle_create: what a create without a key answers: the stored pet, or the repository's error.
+[[nodiscard]] domain::Result<domain::Pet> settle_create(
+    domain::Result<ports::CreateOutcome> outcome);
+
 }  // namespace petstore::application

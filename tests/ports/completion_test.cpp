@@ -1,5 +1,5 @@
-// ports::Completion: exactly once by construction (called, or dropped uncalled: unavailable),
-// move-only, small continuations kept inline, the deadline carried through adapt().
+// ports::Completion (a ports::Callback with a deadline): exactly once by construction (called, or
+// dropped uncalled: unavailable), move-only, small continuations kept inline, the deadline kept.
 
 #include "ports/completion.hpp"
 
@@ -97,28 +97,36 @@ TEST(Completion, AMoveOnlyContinuationIsAccepted) {
   EXPECT_EQ(heard.calls, 5);
 }
 
-TEST(Completion, AdaptMapsTheAnswerAndKeepsTheDeadline) {
+TEST(Completion, TheDeadlineTravelsWithTheCompletion) {
   Heard heard;
   const auto deadline = Clock::now() + std::chrono::seconds(3);
-  auto outer = listening(heard, deadline);
-  Completion<std::string> inner = std::move(outer).adapt<std::string>(
-      [](domain::Result<std::string> text) -> domain::Result<int> {
-        return static_cast<int>(text.value().size());
-      });
-  EXPECT_EQ(inner.deadline(), deadline);
-  EXPECT_FALSE(inner.expired(Clock::now()));
-  EXPECT_TRUE(inner.expired(deadline));
-  inner(std::string("four"));
+  auto first = listening(heard, deadline);
+  Completion<int> moved = std::move(first);
+  EXPECT_EQ(moved.deadline(), deadline);
+  EXPECT_FALSE(moved.expired(Clock::now()));
+  EXPECT_TRUE(moved.expired(deadline));
+  moved(4);
   EXPECT_EQ(heard.last->value(), 4);
 }
 
-TEST(Completion, AnAdaptedCompletionDroppedUncalledAnswersTheOuterUnavailable) {
-  Heard heard;
-  {
-    auto inner = listening(heard).adapt<int>([](domain::Result<int> result) { return result; });
-  }
-  EXPECT_EQ(heard.calls, 1);
-  EXPECT_EQ(heard.last->error().code, domain::ErrorCode::unavailable);
+TEST(Completion, TargetsUpToItsInlineSizeLiveInsideLargerOnesApart) {
+  using Done = Completion<int>;
+  struct Fits {
+    std::array<char, ports::completion_inline_bytes> bytes;
+    void operator()(const domain::Result<int>& /*result*/) const {}
+  };
+  struct TooLarge {
+    std::array<char, ports::completion_inline_bytes + 1> bytes;
+    void operator()(const domain::Result<int>& /*result*/) const {}
+  };
+  struct OverAligned {
+    alignas(2 * alignof(void*)) char byte;
+    void operator()(const domain::Result<int>& /*result*/) const {}
+  };
+  EXPECT_TRUE(Done::fits_inline<Fits>());
+  EXPECT_FALSE(Done::fits_inline<TooLarge>());
+  EXPECT_FALSE(Done::fits_inline<OverAligned>());
+  EXPECT_EQ(sizeof(Done), ports::completion_inline_bytes + 2 * sizeof(void*));
 }
 
 TEST(Completion, WithoutADeadlineItNeverExpires) {

@@ -25,6 +25,14 @@ HttpResponse error_response(unsigned status, std::string_view code, std::string_
   return response;
 }
 
+HttpResponse unanswered() {
+  HttpResponse response =
+      error_response(500, "internal_error", "the server failed to answer this request");
+  response.v1_fields = true;
+  response.fault = "the request's reply was dropped without an answer";
+  return response;
+}
+
 HttpResponse error_response(const domain::Error& error, std::string_view invalid_argument_code) {
   using domain::ErrorCode;
   switch (error.code) {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/http/api/respond.hpp"
+#include "ports/callback.hpp"
 #include "ports/completion.hpp"
 
 namespace petstore::application {
@@ -91,6 +91,13 @@ struct HttpResponse {
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 };
 
-inline void Respond::operator()(HttpResponse response) const { ops_->invoke(storage_, response); }
+// unanswered: the response to a request whose Respond was dropped uncalled (an answer lost in
+// storage or in the router): 500, with the headers of every /v1 response (only /v1 waits).
+[[nodiscard]] HttpResponse unanswered();
+
+// Respond: how a response is given, exactly once, from any thread, whether the router answers at
+// once or storage later: a Callback (ports/callback.hpp) whose target (the server's: a shared
+// pointer) lives inside it. Dropped uncalled, it answers unanswered(), so no request hangs.
+using Respond = ports::Callback<HttpResponse, 16, &unanswered>;
 
 }  // namespace petstore::adapters::http

@@ -59,7 +59,7 @@ HttpResponse created(const domain::Pet& pet) {
 }
 
 // answer: gives `response` to `respond` as every /v1 response is given.
-void answer(const Respond& respond, HttpResponse response) {
+void answer(Respond& respond, HttpResponse response) {
   add_v1_headers(response);
   respond(std::move(response));
 }
@@ -75,21 +75,21 @@ void list_pets(const application::ListPets& list, boost::urls::params_view param
     answer(respond, error_response(query.error(), "invalid_parameter"));
     return;
   }
-  list(*query,
-       {[query = *query, respond = std::move(respond)](domain::Result<ports::PetPage> page) {
-          if (!page) {
-            answer(respond, error_response(page.error(), "invalid_parameter"));
-            return;
-          }
-          std::string body;
-          pet_json::append_pets(body, page->pets);
-          HttpResponse response = json_response(200, std::move(body));
-          if (page->has_more && !page->pets.empty()) {
-            response.set_header("Link", next_page_link(query, page->pets.back().id));
-          }
-          answer(respond, std::move(response));
-        },
-        deadline});
+  list(*query, {[query = *query,
+                 respond = std::move(respond)](domain::Result<ports::PetPage> page) mutable {
+                  if (!page) {
+                    answer(respond, error_response(page.error(), "invalid_parameter"));
+                    return;
+                  }
+                  std::string body;
+                  pet_json::append_pets(body, page->pets);
+                  HttpResponse response = json_response(200, std::move(body));
+                  if (page->has_more && !page->pets.empty()) {
+                    response.set_header("Link", next_page_link(query, page->pets.back().id));
+                  }
+                  answer(respond, std::move(response));
+                },
+                deadline});
 }
 
 std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
@@ -139,18 +139,19 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
   if (request.idempotency_key) {
     idempotency_key.emplace(*request.idempotency_key);
   }
-  create(principal, std::move(*pet), std::move(idempotency_key),
-         {[respond = std::move(respond)](domain::Result<domain::Pet> stored) {
-            if (stored) {
-              answer(respond, created(*stored));
-            } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
-              answer(respond, error_response(400, "invalid_parameter",
-                                             "Idempotency-Key is longer than the store can keep"));
-            } else {
-              answer(respond, error_response(stored.error(), "validation_failed"));
-            }
-          },
-          request.storage_deadline});
+  create(
+      principal, std::move(*pet), std::move(idempotency_key),
+      [respond = std::move(respond)](domain::Result<domain::Pet> stored) mutable {
+        if (stored) {
+          answer(respond, created(*stored));
+        } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
+          answer(respond, error_response(400, "invalid_parameter",
+                                         "Idempotency-Key is longer than the store can keep"));
+        } else {
+          answer(respond, error_response(stored.error(), "validation_failed"));
+        }
+      },
+      request.storage_deadline);
 }
 
 void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Deadline deadline,
@@ -160,7 +161,7 @@ void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Dea
     answer(respond, error_response(id.error(), "invalid_parameter"));
     return;
   }
-  get(*id, {[id = *id, respond = std::move(respond)](domain::Result<domain::Pet> pet) {
+  get(*id, {[id = *id, respond = std::move(respond)](domain::Result<domain::Pet> pet) mutable {
               HttpResponse response;
               if (pet) {
                 std::string body;

@@ -6,14 +6,13 @@
 // storage answers later:
 // - past the deadline with no answer, wait() gives 503 unavailable and the late answer is
 //   dropped;
-// - when every copy of the responder is destroyed without being called (a completion lost by
-//   storage), the slot is answered 500 instead of hanging the connection;
+// - a responder dropped uncalled (a completion lost by storage) answers 500 as it goes
+//   (Respond, http_message.hpp), instead of hanging the connection;
 // - when the server stops waiting (refuse_for_stop: a drain out of time), 503 unavailable.
 // Only operations under /v1 wait for storage, so both carry the /v1 headers (refusal()).
 // A slot holds no I/O object: storage may keep a responder after the server and its io_context
 // are gone, and its answer then goes nowhere. Only the Beast translation units include it.
 
-#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -45,7 +44,7 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   }
 
   // responder: the callback to give the router; call it once, from any thread.
-  [[nodiscard]] Respond responder() { return Responder(shared_from_this()); }
+  [[nodiscard]] Respond responder() { return Responder{shared_from_this()}; }
 
   // Answering: while it lives, the calling thread is routing the slot's request (nobody waits
   // yet). A response given on this thread meanwhile (storage that answers at once, the common
@@ -111,34 +110,11 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   }
 
  private:
-  // Responder: one request's claim on the slot, shared by its copies (a count in the slot, so
-  // that a responder costs no allocation of its own); answers 500 when the last copy dies
-  // uncalled.
-  class Responder {
-   public:
-    explicit Responder(std::shared_ptr<ResponseSlot> slot) : slot_(std::move(slot)) {
-      slot_->responders_.fetch_add(1, std::memory_order_relaxed);
-    }
-    Responder(const Responder& other) : slot_(other.slot_) {
-      slot_->responders_.fetch_add(1, std::memory_order_relaxed);
-    }
-    Responder(Responder&& other) noexcept = default;  // leaves `other` without a slot
-    Responder& operator=(const Responder&) = delete;
-    Responder& operator=(Responder&&) = delete;
-    ~Responder() {
-      if (slot_ && slot_->responders_.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
-          !slot_->delivered_.load(std::memory_order_acquire)) {
-        slot_->put(refusal(500, "internal_error", "the server failed to answer this request"));
-      }
-    }
-    void operator()(HttpResponse response) const {
-      if (!slot_->delivered_.exchange(true, std::memory_order_acq_rel)) {
-        slot_->put(std::move(response));
-      }
-    }
-
-   private:
-    std::shared_ptr<ResponseSlot> slot_;
+  // Responder: the target of one request's Respond: a claim on the slot. The Respond is
+  // move-only and answers 500 when dropped uncalled, so the slot needs no count of its own.
+  struct Responder {
+    std::shared_ptr<ResponseSlot> slot;
+    void operator()(HttpResponse response) const { slot->put(std::move(response)); }
   };
 
   // Waiter: registers the waiting coroutine's timer for the length of a wait. When the wait ends
@@ -199,16 +175,13 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     answered_here_ = false;
     response_.reset();
     closed_ = false;
-    delivered_.store(false, std::memory_order_relaxed);
   }
 
   std::mutex mutex_;
   std::optional<HttpResponse> response_;
   boost::asio::steady_timer* timer_ = nullptr;  // the waiting coroutine's, while it waits
   bool closed_ = false;                         // the wait is over: later answers are dropped
-  bool answered_here_ = false;      // this request's response was given while Answering, unlocked
-  std::atomic<int> responders_{0};  // live copies of this request's responder
-  std::atomic<bool> delivered_{false};  // this request's responder has been called
+  bool answered_here_ = false;  // this request's response was given while Answering, unlocked
 
   // The slot whose request this thread is routing (Answering), or null.
   static inline thread_local ResponseSlot* answering = nullptr;
