@@ -30,6 +30,9 @@ Pool::Pool(PoolSettings settings)
         i == 0 ? EventLoop::EveryTick([this](auto now) { return on_tick(now); })
                : EventLoop::EveryTick()));
   }
+  if (settings_.ticked != nullptr) {
+    loops_.front()->add(*settings_.ticked);
+  }
   for (std::size_t i = 0; i < settings_.size; ++i) {
     auto& loop = *loops_[i % loop_count];
     connections_.push_back(std::make_unique<Connection>(*this, loop, settings_.target));
@@ -242,6 +245,13 @@ void Pool::probe_answered(bool answered) {
 
 std::optional<bool> Pool::availability_change_locked() {
   return health_.change(!open_.empty(), schema_ready_, closing_);
+}
+
+void Pool::wake() {
+  const std::lock_guard lock(mutex_);  // close() clears the loops only once closing_ is set
+  if (!closing_) {
+    loops_.front()->wake();
+  }
 }
 
 void Pool::close() {

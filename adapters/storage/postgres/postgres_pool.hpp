@@ -41,6 +41,9 @@ struct PoolSettings {
   BackgroundWorker* worker = nullptr;
   // Whether the schema is known to be ready; else calls fail until schema_ready().
   bool schema_ready = false;
+  // A client the first loop drives besides the connections, on its ticks (ReplicaReads' position
+  // gathering: a loop that runs anyway paces it); must outlive the pool's loops.
+  LoopClient* ticked = nullptr;
 };
 
 class Pool final : public ConnectionHost {
@@ -61,6 +64,9 @@ class Pool final : public ConnectionHost {
   void create(PendingCreate create);
   // schema_ready: the schema has been created or migrated; calls are served from now on.
   void schema_ready();
+  // wake: the first loop runs a turn soon (the ticked client's next tick came sooner); nothing
+  // once closed. From any thread.
+  void wake();
   // close: answers every call unavailable, queued or in flight (nobody waits for them any more:
   // a stop has already answered or given up on its requests), closes the connections and stops
   // the threads. It waits for no database.

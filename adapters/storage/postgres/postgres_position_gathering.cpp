@@ -1,14 +1,12 @@
 #include "adapters/storage/postgres/postgres_position_gathering.hpp"
 
-#include <optional>
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
 
-PositionGathering::PositionGathering(GatherRule rule, std::function<void()> send_query)
-    : send_query_(std::move(send_query)), batches_(rule) {
-  timer_.start();
-}
+PositionGathering::PositionGathering(GatherRule rule, std::function<void()> send_query,
+                                     std::function<void()> wake_loop)
+    : send_query_(std::move(send_query)), wake_loop_(std::move(wake_loop)), batches_(rule) {}
 
 PositionGathering::~PositionGathering() { close(); }
 
@@ -24,7 +22,7 @@ void PositionGathering::join(Work work) {
   if (send) {
     send_query_();
   } else if (wake) {
-    timer_.wake();
+    wake_loop_();
   }
 }
 
@@ -39,7 +37,7 @@ std::vector<Work> PositionGathering::answered() {
   if (answered.send_next) {
     send_query_();
   } else if (wake) {
-    timer_.wake();
+    wake_loop_();
   }
   return std::move(answered.waiters);
 }
@@ -51,7 +49,6 @@ void PositionGathering::close() {
     closed_ = true;
     send = batches_.due(now_locked());
   }
-  timer_.stop();
   if (send) {
     send_query_();
   }
@@ -63,26 +60,28 @@ PositionGathering::Clock::time_point PositionGathering::now_locked() const {
 
 bool PositionGathering::arm_locked() {
   const auto at = batches_.send_at();
-  if (!at || *at >= timer_at_) {
-    return false;  // nothing waits for the timer, or it wakes soon enough already
+  if (!at || *at >= tick_at_) {
+    return false;  // nothing waits for a tick, or the loop turns soon enough already
   }
-  timer_at_ = *at;
+  tick_at_ = *at;
   return true;
 }
 
-PositionGathering::Clock::time_point PositionGathering::on_timer() {
+PositionGathering::Clock::time_point PositionGathering::next_tick() const {
+  const std::lock_guard lock(mutex_);
+  return batches_.send_at().value_or(Clock::time_point::max());
+}
+
+void PositionGathering::on_tick(Clock::time_point /*now*/) {
   bool send = false;
-  std::optional<Clock::time_point> at;
   {
     const std::lock_guard lock(mutex_);
     send = batches_.due(now_locked());
-    at = batches_.send_at();
-    timer_at_ = at.value_or(Clock::time_point::max());
+    tick_at_ = batches_.send_at().value_or(Clock::time_point::max());
   }
   if (send) {
     send_query_();
   }
-  return at.value_or(Clock::time_point::max());  // the loop wakes every tick anyway
 }
 
 }  // namespace petstore::adapters::storage::postgres

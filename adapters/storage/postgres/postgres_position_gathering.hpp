@@ -1,8 +1,9 @@
 #pragma once
 // PositionGathering: the reads waiting for the primary's flushed WAL position (ReplicaReads),
-// gathered into batches by PositionBatches' rule (postgres_freshness.hpp), and the timer thread
-// that sends a batch whose window has passed while no read joined and no answer came. Each batch
-// is one position query, which the owner sends when told to. Thread-safe.
+// gathered into batches by PositionBatches' rule (postgres_freshness.hpp). Each batch is one
+// position query, which the owner sends when told to. A batch whose window passes while no read
+// joined and no answer came is sent by a tick: the gathering is a client of a loop its owner
+// already runs (the first replica's pool's), with no thread of its own. Thread-safe.
 
 #include <chrono>
 #include <functional>
@@ -15,38 +16,53 @@
 
 namespace petstore::adapters::storage::postgres {
 
-class PositionGathering {
+class PositionGathering final : public LoopClient {
  public:
   using Clock = std::chrono::steady_clock;
 
   // `send_query` sends one position query, whose answer comes back through answered(). It is
-  // called on the thread of join(), answered() or the timer, never under this object's lock.
-  PositionGathering(GatherRule rule, std::function<void()> send_query);
+  // called on the thread of join(), answered() or the pacing loop, never under this object's
+  // lock. `wake_loop` makes the loop that drives this client run a turn soon.
+  PositionGathering(GatherRule rule, std::function<void()> send_query,
+                    std::function<void()> wake_loop);
   PositionGathering(const PositionGathering&) = delete;
   PositionGathering& operator=(const PositionGathering&) = delete;
-  ~PositionGathering();  // close()s; the timer thread is joined
+  ~PositionGathering() override;  // close()s
 
   // join: `work`'s read starts now; it waits at most the window (and never past its deadline)
   // before its query is sent.
   void join(Work work);
   // answered: the reads the query in flight served; the next query is sent if its batch is due.
   [[nodiscard]] std::vector<Work> answered();
-  // close: the timer stops; every read gathered, or joining later, goes with a query at once.
+  // close: every read gathered, or joining later, goes with a query at once.
   void close();
+
+  // LoopClient: no socket; a tick sends the gathered batch once its window has passed.
+  [[nodiscard]] int socket() const override { return -1; }
+  // LoopClient
+  [[nodiscard]] bool wants_read() const override { return false; }
+  // LoopClient
+  [[nodiscard]] bool wants_write() const override { return false; }
+  // LoopClient
+  void on_socket(bool /*readable*/, bool /*writable*/) override {}
+  // LoopClient
+  [[nodiscard]] Clock::time_point next_tick() const override;
+  // LoopClient
+  void on_tick(Clock::time_point now) override;
 
  private:
   // now_locked: the time the rule sees; once closed, the end of time (everything is due).
   [[nodiscard]] Clock::time_point now_locked() const;
-  // arm_locked: true when the timer must be woken to send the gathered batch sooner.
+  // arm_locked: true when the loop must be woken to send the gathered batch sooner than it
+  // would turn anyway.
   [[nodiscard]] bool arm_locked();
-  Clock::time_point on_timer();
 
   std::function<void()> send_query_;
-  std::mutex mutex_;
+  std::function<void()> wake_loop_;
+  mutable std::mutex mutex_;
   PositionBatches<Work> batches_;
   bool closed_ = false;
-  Clock::time_point timer_at_ = Clock::time_point::max();  // when the timer wakes at the latest
-  EventLoop timer_{[this](Clock::time_point) { return on_timer(); }};  // last: joined first
+  Clock::time_point tick_at_ = Clock::time_point::max();  // the loop's next tick for a batch
 };
 
 }  // namespace petstore::adapters::storage::postgres

@@ -84,6 +84,7 @@ ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
     settings.loops = std::min<std::size_t>(settings.size, 2);
     settings.observer = replicas_[i].watcher.get();
     settings.schema_ready = true;  // the primary's schema, replicated
+    settings.ticked = i == 0 ? &gathering_ : nullptr;
     replicas_[i].pool = std::make_unique<Pool>(std::move(settings));
   }
 }
@@ -93,7 +94,7 @@ ReplicaReads::~ReplicaReads() { close(); }
 void ReplicaReads::close() {
   gathering_.close();
   for (auto& replica : replicas_) {
-    replica.pool->close();
+    replica.pool->close();  // the first one's loop, which ticks the gathering, is joined here
   }
 }
 

@@ -9,8 +9,8 @@
 // connections or of the primary's history. A replica behind is asked again for a moment
 // (max_catch_up), then the primary serves; a replica that fails (down, silent) or is refused is
 // left alone for down_pause, one that could not catch up for lagging_pause, and meanwhile its
-// reads go straight to the primary. Thread-safe; answers run on the adapter's loop threads (and
-// position queries are sent from the gathering's timer thread too).
+// reads go straight to the primary. Thread-safe; answers run on the adapter's loop threads. It has
+// no thread of its own: the first replica's pool's loop paces the gathering of position queries.
 
 #include <chrono>
 #include <cstddef>
@@ -115,9 +115,10 @@ class ReplicaReads {
   std::mutex mutex_;
   std::vector<Replica> replicas_;
   std::size_t next_ = 0;
-  // Last: destroyed first, so its timer thread is joined while everything it reaches still lives.
+  // Ticked by the first replica's pool's loop, which close() stops before either goes.
   PositionGathering gathering_{GatherRule{gather_enough, gather_window},
-                               [this] { query_position(); }};
+                               [this] { query_position(); },
+                               [this] { replicas_.front().pool->wake(); }};
 };
 
 }  // namespace petstore::adapters::storage::postgres
