@@ -276,6 +276,35 @@ describe('listOrders', () => {
   headersTooLarge('listOrders', { path: '/v1/store/orders' });
 });
 
+// The head operations (RFC 9110 section 9.3.2): each GET's statuses and headers, and no body,
+// checked against their own entries in the document.
+describe('HEAD operations', () => {
+  const head = (path, headers = auth()) => ({ method: 'HEAD', path, headers });
+  test('listPetsHead 200 and 400', async () => {
+    await createPet({ name: 'Headed', categoryId: 1 });
+    await createPet({ name: 'Headed too', categoryId: 1 });
+    const page = await call('listPetsHead', 200, head('/v1/pets?limit=1'));
+    assert.match(header(page, 'link'), /^<\/v1\/pets\?limit=1&after=\d+>; rel="next"$/);
+    await call('listPetsHead', 400, head('/v1/pets?limit=0'));
+  });
+  test('getPetHead 200, 404 and 400, deprecated as getPet is', async () => {
+    const created = (await createPet({ name: 'Rex', categoryId: 7 })).json;
+    const found = await call('getPetHead', 200, head(`/v1/pets/${created.id}`));
+    assert.equal(header(found, 'sunset'), 'Thu, 05 Dec 2030 00:00:00 GMT');
+    await call('getPetHead', 404, head('/v1/pets/999999'));
+    await call('getPetHead', 400, head('/v1/pets/abc'));
+  });
+  test('listOrdersHead 501', async () => {
+    await call('listOrdersHead', 501, head('/v1/store/orders'));
+  });
+  for (const [operationId, path] of [['listPetsHead', '/v1/pets'], ['getPetHead', '/v1/pets/1'], ['listOrdersHead', '/v1/store/orders']]) {
+    describe(operationId, () => {
+      unauthorizedCases(operationId, { method: 'HEAD', path });
+      headersTooLarge(operationId, { method: 'HEAD', path });
+    });
+  }
+});
+
 describe('429 too_many_requests with Retry-After', () => {
   let throttled;
   before(async () => { throttled = await startServer({ extraArgs: ['--auth-failures-per-minute', '1'] }); });
@@ -289,6 +318,9 @@ describe('429 too_many_requests with Retry-After', () => {
       createPet: { method: 'POST', path: '/v1/pets', headers: { ...json, Authorization: 'Bearer pst_unknown' }, body: '{"name":"Rex","categoryId":7}' },
       getPet: { path: '/v1/pets/1', headers: { Authorization: 'Basic dXNlcjpwYXNz' } },
       listOrders: { path: '/v1/store/orders', headers: { Authorization: 'Bearer' } },
+      listPetsHead: { method: 'HEAD', path: '/v1/pets' },
+      getPetHead: { method: 'HEAD', path: '/v1/pets/1', headers: { Authorization: 'Bearer pst_unknown' } },
+      listOrdersHead: { method: 'HEAD', path: '/v1/store/orders' },
     };
     for (const [operationId, request] of Object.entries(requests)) {
       const response = await send(throttled.origin, request);
