@@ -79,10 +79,10 @@ void answer(Respond& respond, const PetResult& pet) {
 template <std::size_t Extra>
 auto continuation(Respond respond) {
   if constexpr (Extra == 0) {
-    return [respond = std::move(respond)](PetResult pet) mutable { answer(respond, pet); };
+    return [respond = std::move(respond)](const PetResult& pet) mutable { answer(respond, pet); };
   } else {
-    return [respond = std::move(respond),
-            ballast = std::array<char, Extra>{}](PetResult pet) mutable { answer(respond, pet); };
+    return [respond = std::move(respond), ballast = std::array<char, Extra>{}](
+               const PetResult& pet) mutable { answer(respond, pet); };
   }
 }
 
@@ -99,7 +99,7 @@ long through_the_use_case(ports::PetRepository& pets, bool keyed) {
     auto answered = std::make_shared<Answered>();
     auto heard = answered->heard.get_future();
     const long before = allocations.load();
-    Respond respond = [answered](HttpResponse response) {
+    Respond respond = [answered](const HttpResponse& response) {
       answered->status = response.status;
       answered->heard.set_value();
     };
@@ -125,7 +125,7 @@ long directly(ports::PetRepository& pets, bool keyed) {
     }
     pets.create(
         {small_pet(), std::move(key), FakeClock().now(), application::idempotency_retention},
-        [&created](Outcome outcome) { created.set_value(outcome.has_value()); });
+        [&created](const Outcome& outcome) { created.set_value(outcome.has_value()); });
     heard.wait();
     counted += allocations.load() - before;
     EXPECT_TRUE(heard.get());
