@@ -2,7 +2,9 @@
   ports N                 N free TCP ports on 127.0.0.1, one a line
   wait URL STATUS SECS    waits until GET URL answers STATUS (exit 1 when SECS pass first)
   replica-share URL...    the share of reads replicas served, from each instance's /metrics
+  post URL [USER:PASS]    prints the status of an empty POST to URL (Basic auth with USER:PASS)
 """
+import base64
 import re
 import socket
 import sys
@@ -26,6 +28,20 @@ def ports(count):
 def status_of(url):
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except (OSError, ValueError):
+        return None
+
+
+def post_status(url, credentials=None):
+    request = urllib.request.Request(url, data=b"", method="POST")
+    if credentials:
+        token = base64.b64encode(credentials.encode()).decode()
+        request.add_header("Authorization", "Basic " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
@@ -88,6 +104,9 @@ def main(argv):
         return 0
     if argv[:1] == ["wait"] and len(argv) == 4:
         return wait(argv[1], int(argv[2]), float(argv[3]))
+    if argv[:1] == ["post"] and len(argv) in (2, 3):
+        print(post_status(argv[1], argv[2] if len(argv) == 3 else None))
+        return 0
     if argv[:1] == ["replica-share"] and len(argv) >= 2:
         replica_share(argv[1:])
         return 0
