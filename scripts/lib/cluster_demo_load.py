@@ -1,13 +1,15 @@
 """The load and the check of scripts/cluster-demo (standard library only: Debian's python3).
 
-  cluster_demo_load.py KEY KILLED_AT_FILE URL...
+  cluster_demo_load.py KEY EVENT_AT_FILE URL...
 
 Creates pets from a few threads, each with a unique Idempotency-Key and named after it, retrying a
 create on 503 or a lost connection with the SAME key (through the next instance) until it gets a
-201 or its deadline passes; other threads read. The script that runs it kills the primary and
-writes the time of the kill (time.time()) into KILLED_AT_FILE. The load stops once the kill is
-5 s behind it and no create has failed for 5 s (or after 75 s), then walks every pet and prints
-what was acknowledged, lost and stored twice. Exit 1 when a pet was lost or stored twice.
+201 or its deadline passes; other threads read. The script that runs it makes the event (kills
+the primary, say) and writes its time (time.time()) into EVENT_AT_FILE. The load stops once the
+event is 5 s behind it and no create has failed for 5 s (or after 75 s), then walks every pet and
+prints what was acknowledged, lost and stored twice. Exit 1 when a pet was lost or stored twice,
+or a read was stale. CLUSTER_DEMO_RUN names the run in its keys, so that runs one after another
+never share a key.
 """
 import http.client
 import json
@@ -54,7 +56,7 @@ class Load:
             return None
 
     def create(self, thread, serial):
-        key = "demo-%d-%d" % (thread, serial)
+        key = "demo-%s-%d-%d" % (os.environ.get("CLUSTER_DEMO_RUN", "run"), thread, serial)
         body = json.dumps({"name": key, "categoryId": thread}).encode()
         headers = {"Content-Type": "application/json", "Idempotency-Key": key}
         first_failure, deadline, attempt = None, time.time() + CREATE_DEADLINE, 0
@@ -179,9 +181,9 @@ def main(argv):
         first = min((end for _, end in load.create_failures if end >= killed), default=None)
         back = min((end for start, end in load.successes if first and start >= first), default=None)
         if first is None:
-            print("first 201 again: no create failed after the SIGKILL")
+            print("first 201 again: no create failed after the event")
         elif back is not None:
-            print("first 201 again: %.1f s after the SIGKILL" % (back - killed))
+            print("first 201 again: %.1f s after the event" % (back - killed))
     reads = load.reads
     print("reads: %d answered 200, %d failed (503 or no answer, %.1f s in all), %d stale (404)"
           % (reads["ok"], reads["failed"], covered_seconds(load.read_failures), reads["stale"]))

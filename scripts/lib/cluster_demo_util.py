@@ -3,6 +3,8 @@
   wait URL STATUS SECS    waits until GET URL answers STATUS (exit 1 when SECS pass first)
   replica-share URL...    the share of reads replicas served, from each instance's /metrics
   post URL [USER:PASS]    prints the status of an empty POST to URL (Basic auth with USER:PASS)
+  post-json URL USER:PASS JSON
+                          POSTs JSON with Basic auth; prints the status and the answer
 """
 import base64
 import re
@@ -35,18 +37,20 @@ def status_of(url):
         return None
 
 
-def post_status(url, credentials=None):
-    request = urllib.request.Request(url, data=b"", method="POST")
+def post(url, credentials=None, body=b""):
+    request = urllib.request.Request(url, data=body, method="POST")
     if credentials:
         token = base64.b64encode(credentials.encode()).decode()
         request.add_header("Authorization", "Basic " + token)
+    if body:
+        request.add_header("Content-Type", "application/json")
     try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return response.status
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read().decode(errors="replace")
     except urllib.error.HTTPError as error:
-        return error.code
-    except (OSError, ValueError):
-        return None
+        return error.code, error.read().decode(errors="replace")
+    except (OSError, ValueError) as error:
+        return None, str(error)
 
 
 def wait(url, status, seconds):
@@ -105,7 +109,11 @@ def main(argv):
     if argv[:1] == ["wait"] and len(argv) == 4:
         return wait(argv[1], int(argv[2]), float(argv[3]))
     if argv[:1] == ["post"] and len(argv) in (2, 3):
-        print(post_status(argv[1], argv[2] if len(argv) == 3 else None))
+        print(post(argv[1], argv[2] if len(argv) == 3 else None)[0])
+        return 0
+    if argv[:1] == ["post-json"] and len(argv) == 4:
+        status, answer = post(argv[1], argv[2], argv[3].encode())
+        print(status, answer.strip())
         return 0
     if argv[:1] == ["replica-share"] and len(argv) >= 2:
         replica_share(argv[1:])
