@@ -8,9 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace CLI {  // NOLINT(readability-identifier-naming): CLI11 names it so
-class App;
-}  // namespace CLI
+#include "bootstrap/cli11_forward.hpp"
 
 namespace petstore::bootstrap {
 

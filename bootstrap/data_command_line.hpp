@@ -2,11 +2,8 @@
 // add_data_commands: the subcommands `export`, `import` and `backup` on the CLI11 app of
 // command_line.cpp, writing their flags into the options it is given.
 
+#include "bootstrap/cli11_forward.hpp"
 #include "bootstrap/data_options.hpp"
-
-namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
-class App;
-}  // namespace CLI
 
 namespace petstore::bootstrap {
 

@@ -6,12 +6,8 @@
 
 #include <string>
 
+#include "bootstrap/cli11_forward.hpp"
 #include "bootstrap/serve_options.hpp"
-
-namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
-class App;
-class Option;
-}  // namespace CLI
 
 namespace petstore::bootstrap {
 

@@ -5,12 +5,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "bootstrap/cli11_forward.hpp"
 #include "bootstrap/storage_kind.hpp"
-
-namespace CLI {  // NOLINT(readability-identifier-naming): CLI11's own namespace
-class App;
-class Option;
-}  // namespace CLI
 
 namespace petstore::bootstrap {
 
