@@ -181,6 +181,9 @@ void PostgresCuttingProxy::serve() {
       if (message.front() == 'C') {
         const std::string tag(message.substr(head, total - head - 1));  // without its NUL
         if (const auto cut = take_armed(tag)) {
+          // Counted before anything is sent: the client may act on the answer before this thread
+          // runs again.
+          ++cuts_;
           if (*cut != Cut::before && *cut != Cut::before_then_stall) {
             (void)send_all(link.client, message);
           }
@@ -190,7 +193,6 @@ void PostgresCuttingProxy::serve() {
           if (*cut == Cut::before_then_stall) {
             stalled_.store(true);
           }
-          ++cuts_;
           return false;
         }
       }
