@@ -4,6 +4,14 @@
 
 namespace petstore::application {
 
+domain::Result<void> authorize_write(const ports::Principal& principal) {
+  if (principal.access == ports::KeyAccess::read_only) {
+    return domain::make_error(domain::ErrorCode::permission_denied, "",
+                              "this API key is read-only: it may list and get pets, not create");
+  }
+  return {};
+}
+
 domain::Result<ports::Principal> Authenticate::operator()(const Credential& credential,
                                                           AcceptedKeyMemo* memo) const {
   const bool presented = credential.bearer_token || credential.malformed;

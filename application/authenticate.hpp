@@ -19,6 +19,11 @@ struct Credential {
   std::string_view client_address;
 };
 
+// authorize_write: success when `principal` may change the catalogue (a create); else
+// permission_denied, for a read-only key. The adapter asks it once the operation is known and
+// before the request's body is read: a key that may not write learns so whatever it sent.
+[[nodiscard]] domain::Result<void> authorize_write(const ports::Principal& principal);
+
 class Authenticate {
  public:
   Authenticate(const ports::KeyVerifier& keys, FailedAuthThrottle& throttle)

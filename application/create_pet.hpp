@@ -23,18 +23,20 @@ class CreatePet {
   CreatePet(ports::PetRepository& pets, const ports::Clock& clock) : pets_(pets), clock_(clock) {}
 
   // operator(): creates `pet` for `principal`, at most once per `idempotency_key` of theirs, and
-  // gives the answer to `then` (invocable with domain::Result<domain::Pet>).
+  // gives the answer to `then` (invocable with domain::Result<domain::Pet>). The storage call
+  // carries `deadline` and `trace`.
   template <class Then>
   void operator()(const ports::Principal& principal, domain::NewPet pet,
                   std::optional<std::string> idempotency_key, Then then,
-                  ports::Deadline deadline = ports::no_deadline) const {
+                  ports::Deadline deadline = ports::no_deadline,
+                  ports::TraceContext trace = {}) const {
     using Outcome = domain::Result<ports::CreateOutcome>;
     if (!idempotency_key) {  // nothing to settle: the pet goes to the command uncopied
       pets_.create(command(principal, std::move(pet), std::nullopt),
                    {[then = std::move(then)](Outcome outcome) mutable {
                       then(settle_create(std::move(outcome)));
                     },
-                    deadline});
+                    deadline, std::move(trace)});
       return;
     }
     auto keyed = command(principal, pet, std::move(idempotency_key));
@@ -42,7 +44,7 @@ class CreatePet {
                  {[then = std::move(then), sent = std::move(pet)](Outcome outcome) mutable {
                     then(settle_create(sent, std::move(outcome)));
                   },
-                  deadline});
+                  deadline, std::move(trace)});
   }
 
  private:

@@ -1,7 +1,7 @@
 #pragma once
-// The command line of contract section 7, read with CLI11: `serve`, `keys new`, the data tools
-// `export`, `import` and `backup`, `--help` and `--version`. Every flag of `serve` also reads an
-// environment variable of the same meaning.
+// The command line of contract section 7, read with CLI11: `serve`, `keys new|list|revoke`, the
+// data tools `export`, `import` and `backup`, `--help` and `--version`. Every flag of `serve` also
+// reads an environment variable of the same meaning.
 
 #include "bootstrap/data_options.hpp"
 #include "bootstrap/serve_options.hpp"
@@ -13,6 +13,8 @@ struct Command {
     done,  // help or version was printed, or usage was wrong: exit with `exit_code`
     serve,
     keys_new,
+    keys_list,
+    keys_revoke,
     export_pets,
     import_pets,
     backup,
@@ -20,7 +22,7 @@ struct Command {
   Kind kind = Kind::done;
   int exit_code = 0;
   ServeOptions serve;
-  KeysNewOptions keys_new;
+  KeysOptions keys;
   ExportOptions export_pets;
   ImportOptions import_pets;
   BackupOptions backup;

@@ -12,7 +12,14 @@ namespace petstore::bootstrap {
 [[nodiscard]] int run_serve(const ServeOptions& options);
 
 // run_keys_new: makes a key, appends its digest to the key file, prints the key once.
-[[nodiscard]] int run_keys_new(const KeysNewOptions& options);
+[[nodiscard]] int run_keys_new(const KeysOptions& options);
+
+// run_keys_list: prints a line for each key of the key file: principal id, access, created,
+// label. Never a key or a whole digest.
+[[nodiscard]] int run_keys_list(const KeysOptions& options);
+
+// run_keys_revoke: removes one key from the key file; a serving petstore drops it at SIGHUP.
+[[nodiscard]] int run_keys_revoke(const KeysOptions& options);
 
 // run_export: writes every pet of a store (LMDB or PostgreSQL) as JSON Lines, from one consistent
 // snapshot.

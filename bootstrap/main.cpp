@@ -9,7 +9,11 @@ int run(int argc, const char* const* argv) {
     case Command::Kind::serve:
       return run_serve(command.serve);
     case Command::Kind::keys_new:
-      return run_keys_new(command.keys_new);
+      return run_keys_new(command.keys);
+    case Command::Kind::keys_list:
+      return run_keys_list(command.keys);
+    case Command::Kind::keys_revoke:
+      return run_keys_revoke(command.keys);
     case Command::Kind::export_pets:
       return run_export(command.export_pets);
     case Command::Kind::import_pets:

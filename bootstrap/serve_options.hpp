@@ -39,9 +39,12 @@ struct ServeOptions {
   adapters::logging::LogLevel log_level = adapters::logging::LogLevel::info;
 };
 
-struct KeysNewOptions {
+// KeysOptions: what `keys new`, `keys list` and `keys revoke` are given.
+struct KeysOptions {
   std::filesystem::path api_keys;
-  std::string label;
+  std::string label;       // new
+  bool read_only = false;  // new
+  std::string which;       // revoke: a label or a digest prefix
 };
 
 // ListenAddress: HOST:PORT split; IPv6 hosts come without their brackets.

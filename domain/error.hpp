@@ -16,6 +16,7 @@ enum class ErrorCode {
   invalid_argument,    // outside input broke a rule; `Error::field` names the input
   not_found,           // the thing asked for does not exist
   unauthenticated,     // no credential, or one that is not accepted
+  permission_denied,   // the credential is accepted but may not do this (a read-only key's create)
   conflict,            // the request contradicts an earlier one (a reused idempotency key)
   resource_exhausted,  // a quota or rate was exceeded
   unavailable,         // storage cannot serve now (full disk, I/O error, shutting down)

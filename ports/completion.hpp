@@ -2,7 +2,8 @@
 // Completion<T>: how a port call answers: a Callback (callback.hpp) of domain::Result<T> that,
 // destroyed uncalled (a call lost in an adapter, a closed repository), answers unavailable. It
 // carries the deadline of the request it answers, so every layer under it keeps one clock: past
-// the deadline an adapter answers unavailable and sends nothing more on the call's behalf.
+// the deadline an adapter answers unavailable and sends nothing more on the call's behalf. It
+// also carries the request's trace context (trace_context.hpp), for an adapter that passes it on.
 // Its inline size holds a continuation that carries the HTTP reply and what one mapping of the
 // answer keeps (create's settle keeps the pet sent), so a request's answer allocates nothing.
 //
@@ -17,6 +18,7 @@
 
 #include "domain/error.hpp"
 #include "ports/callback.hpp"
+#include "ports/trace_context.hpp"
 
 namespace petstore::ports {
 
@@ -41,18 +43,23 @@ class Completion : public Callback<domain::Result<T>, completion_inline_bytes, &
   Completion() noexcept = default;
 
   // Completion: `continuation` (invocable with Result; it should not throw) answers a call that
-  // must be done by `deadline`. Implicit, so that a lambda is a completion.
+  // must be done by `deadline`, made for the request of `trace`. Implicit, so that a lambda is a
+  // completion.
   template <class F, class = std::enable_if_t<!std::is_same_v<std::remove_cvref_t<F>, Completion> &&
                                               std::is_invocable_v<std::remove_cvref_t<F>&, Result>>>
   // NOLINTNEXTLINE(google-explicit-constructor,hicpp-explicit-conversions): lambdas convert
-  Completion(F&& continuation, Deadline deadline = no_deadline)
-      : Completion::Callback(std::forward<F>(continuation)), deadline_(deadline) {}
+  Completion(F&& continuation, Deadline deadline = no_deadline, TraceContext trace = {})
+      : Completion::Callback(std::forward<F>(continuation)),
+        deadline_(deadline),
+        trace_(std::move(trace)) {}
 
   [[nodiscard]] Deadline deadline() const noexcept { return deadline_; }
+  [[nodiscard]] const TraceContext& trace() const noexcept { return trace_; }
   [[nodiscard]] bool expired(Deadline now) const noexcept { return now >= deadline_; }
 
  private:
   Deadline deadline_ = no_deadline;
+  TraceContext trace_;
 };
 
 }  // namespace petstore::ports

@@ -12,10 +12,17 @@
 
 namespace petstore::ports {
 
+// KeyAccess: what a key may do. A read-only key may list and get, never create.
+enum class KeyAccess { read_write, read_only };
+
 // Principal: who a key belongs to. `id` is stable for a key and safe to log and to use as a
-// scope (it is derived from the key's digest, never the key itself).
+// scope (it is derived from the key's digest, never the key itself). `label` is the name the
+// operator gave the key (may be empty): what logs call it, and what may change without changing
+// the scope.
 struct Principal {
   std::string id;
+  std::string label{};
+  KeyAccess access = KeyAccess::read_write;
   friend bool operator==(const Principal&, const Principal&) = default;
 };
 

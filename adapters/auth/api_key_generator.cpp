@@ -2,8 +2,7 @@
 
 #include <array>
 #include <cerrno>
-#include <fcntl.h>
-#include <sys/stat.h>
+#include <ctime>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -49,37 +48,37 @@ domain::Result<bool> separator_needed(int fd, const std::filesystem::path& file,
   return last != '\n';
 }
 
+// utc_time: `when` as `created=` holds it, e.g. "2026-11-27T22:30:00Z".
+std::string utc_time(std::chrono::system_clock::time_point when) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+  std::tm utc{};
+  ::gmtime_r(&seconds, &utc);
+  std::array<char, 32> text{};
+  const std::size_t size = std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return {text.data(), size};
+}
+
 domain::Result<void> append_line(const std::filesystem::path& file, const std::string& line,
                                  std::vector<std::string>& warnings) {
-  // Read access too: separator_needed looks at the last byte.
-  const files::UniqueFd fd(
-      ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600));
-  if (!fd.valid()) {
-    return io_error("cannot open API key file", file, errno);
+  auto locked = lock_key_file(file, true);
+  if (!locked) {
+    return locked.error();
   }
-  struct stat status {};
-  if (::fstat(fd.get(), &status) != 0) {
-    return io_error("cannot inspect API key file", file, errno);
-  }
-  if (!S_ISREG(status.st_mode)) {
-    return domain::invalid_argument("api-keys",
-                                    "API key file " + file.string() + " is not a regular file");
-  }
-  auto mode_warnings = check_key_file_mode(file, status.st_mode);
-  if (!mode_warnings) {
-    return mode_warnings.error();
-  }
-  warnings = std::move(*mode_warnings);
-  const auto separate = separator_needed(fd.get(), file, status.st_size);
+  warnings = std::move(locked->warnings);
+  const int fd = locked->fd.get();
+  const auto separate = separator_needed(fd, file, locked->status.st_size);
   if (!separate) {
     return separate.error();
   }
-  // One write for the whole line: O_APPEND keeps it in one piece next to other appenders.
-  auto written = files::write_all(fd.get(), *separate ? "\n" + line : line);
+  if (::lseek(fd, 0, SEEK_END) < 0) {
+    return io_error("cannot write API key file", file, errno);
+  }
+  // One write for the whole line, under the lock: no other `keys new` or `keys revoke` interleaves.
+  auto written = files::write_all(fd, *separate ? "\n" + line : line);
   if (!written) {
     return io_error("cannot write", file, written.error().error_number);
   }
-  if (auto synced = files::sync_file(fd.get()); !synced) {
+  if (auto synced = files::sync_file(fd); !synced) {
     return io_error("cannot write API key file", file, synced.error().error_number);
   }
   // The directory too: a key file this call created must survive a crash as surely as its line.
@@ -102,8 +101,9 @@ domain::Result<std::string> generate_api_key() {
   return key;
 }
 
-domain::Result<NewApiKey> create_api_key(const std::filesystem::path& file,
-                                         std::string_view label) {
+domain::Result<NewApiKey> create_api_key(const std::filesystem::path& file, std::string_view label,
+                                         ports::KeyAccess access,
+                                         std::chrono::system_clock::time_point now) {
   if (auto valid = validate_label(label); !valid) {
     return valid.error();
   }
@@ -116,8 +116,8 @@ domain::Result<NewApiKey> create_api_key(const std::filesystem::path& file,
     return digest.error();
   }
   NewApiKey created{std::move(*key), principal_id(*digest), {}};
-  if (auto appended = append_line(file, format_key_line(*digest, label), created.warnings);
-      !appended) {
+  const std::string line = format_key_line(*digest, label, access, utc_time(now));
+  if (auto appended = append_line(file, line, created.warnings); !appended) {
     return appended.error();
   }
   return created;

@@ -3,13 +3,14 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
-#include <unordered_set>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 #include <openssl/crypto.h>
 
 #include "adapters/auth/key_digest.hpp"
-#include "adapters/auth/key_file_access.hpp"
+#include "adapters/auth/key_file_admin.hpp"
 #include "adapters/auth/key_file_format.hpp"
 
 namespace petstore::adapters::auth {
@@ -22,8 +23,9 @@ struct DigestsEqual {
   }
 };
 
-// KeySet: an immutable snapshot of the accepted keys, looked up by digest in a hash set, so that
-// a check costs the same with a million keys as with one.
+// KeySet: an immutable snapshot of the accepted keys, each with the principal it stands for,
+// looked up by digest in a hash table, so that a check costs the same with a million keys as with
+// one.
 //
 // Why a lookup by digest is safe where a key compared byte by byte would not be: what the time
 // of a lookup can depend on is the digest of the presented key (which bucket, how many digests
@@ -31,7 +33,7 @@ struct DigestsEqual {
 // digest, or that a digest of theirs shares a bucket with one, brings them no closer to a key
 // whose SHA-256 is that digest, for that would take a preimage of SHA-256 (2^256 work for a
 // 256-bit random key). The digests that are compared are still compared with CRYPTO_memcmp.
-using KeySet = std::unordered_set<KeyDigest, KeyDigestHash, DigestsEqual>;
+using KeySet = std::unordered_map<KeyDigest, ports::Principal, KeyDigestHash, DigestsEqual>;
 
 struct LoadedKeySet {
   std::shared_ptr<const KeySet> keys;
@@ -39,24 +41,17 @@ struct LoadedKeySet {
 };
 
 domain::Result<LoadedKeySet> load_key_set(const std::filesystem::path& file) {
-  auto contents = read_key_file(file);
-  if (!contents) {
-    return contents.error();
-  }
-  auto parsed = parse_key_file(contents->text);
-  if (!parsed) {
-    return domain::invalid_argument(
-        "api-keys", "API key file " + file.string() + ": " + parsed.error().message);
+  auto listed = list_api_keys(file);
+  if (!listed) {
+    return listed.error();
   }
   auto keys = std::make_shared<KeySet>();
-  keys->reserve(parsed->keys.size());
-  for (const KeyEntry& entry : parsed->keys) {
-    keys->insert(entry.digest);
+  keys->reserve(listed->keys.size());
+  for (KeyEntry& entry : listed->keys) {
+    keys->emplace(entry.digest, ports::Principal{principal_id(entry.digest), std::move(entry.label),
+                                                 entry.access});
   }
-  KeyFileReport report{keys->size(), std::move(contents->warnings)};
-  for (std::string& warning : parsed->warnings) {
-    report.warnings.push_back("API key file " + file.string() + ": " + std::move(warning));
-  }
+  KeyFileReport report{keys->size(), std::move(listed->warnings)};
   return LoadedKeySet{std::move(keys), std::move(report)};
 }
 
@@ -81,10 +76,11 @@ class FileKeyVerifier final : public ReloadableKeyVerifier {
       return digest.error();
     }
     const std::shared_ptr<const KeySet> keys = snapshot();
-    if (!keys->contains(*digest)) {
+    const auto found = keys->find(*digest);
+    if (found == keys->end()) {
       return rejected();
     }
-    return ports::Principal{principal_id(*digest)};
+    return found->second;
   }
 
   [[nodiscard]] std::uint64_t key_set_version() const noexcept override {

@@ -1,8 +1,8 @@
 #pragma once
 // The KeyVerifier behind `--api-keys FILE`: keys as SHA-256 digests read from a key file
 // (adapters/auth/key_file_format.hpp). A presented key is hashed and its digest looked up in a hash
-// set (why that is safe: file_key_verifier.cpp, KeySet); equal digests are confirmed with
-// CRYPTO_memcmp.
+// table (why that is safe: file_key_verifier.cpp, KeySet); equal digests are confirmed with
+// CRYPTO_memcmp. An accepted key's principal carries its label and its access from the file.
 // reload() re-reads the file (bootstrap calls it on SIGHUP) and swaps the whole key set at once:
 // verify() running meanwhile sees the old set or the new one, never a mix.
 

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "adapters/auth/posix_file.hpp"
@@ -88,6 +89,43 @@ domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file)
     return text.error();
   }
   return KeyFileContents{std::move(*text), std::move(*warnings)};
+}
+
+domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file, bool create) {
+  for (;;) {
+    struct stat named {};
+    if (::stat(file.c_str(), &named) == 0 && !S_ISREG(named.st_mode)) {
+      return not_regular(file, named.st_mode);  // before opening, as read_key_file does
+    }
+    const int flags = O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (create ? O_CREAT : 0);
+    LockedKeyFile locked{files::UniqueFd(::open(file.c_str(), flags, 0600)), {}, {}};
+    if (!locked.fd.valid()) {
+      return io_error("cannot open API key file", file, errno);
+    }
+    int taken = 0;
+    do {
+      taken = ::flock(locked.fd.get(), LOCK_EX);
+    } while (taken != 0 && errno == EINTR);
+    if (taken != 0) {
+      return io_error("cannot lock API key file", file, errno);
+    }
+    if (::fstat(locked.fd.get(), &locked.status) != 0) {
+      return io_error("cannot inspect API key file", file, errno);
+    }
+    if (!S_ISREG(locked.status.st_mode)) {
+      return not_regular(file, locked.status.st_mode);
+    }
+    if (::stat(file.c_str(), &named) != 0 || named.st_ino != locked.status.st_ino ||
+        named.st_dev != locked.status.st_dev) {
+      continue;  // replaced while this waited for the lock: the new file is the one to change
+    }
+    auto warnings = check_key_file_mode(file, locked.status.st_mode);
+    if (!warnings) {
+      return warnings.error();
+    }
+    locked.warnings = std::move(*warnings);
+    return locked;
+  }
 }
 
 }  // namespace petstore::adapters::auth

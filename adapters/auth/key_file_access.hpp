@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
+#include "adapters/files/unique_fd.hpp"
 #include "domain/error.hpp"
 
 namespace petstore::adapters::auth {
@@ -32,5 +34,21 @@ inline constexpr std::size_t max_key_file_size = std::size_t{64} * 1024 * 1024;
 // invalid_argument when it is not a regular file (a FIFO is refused without being opened, so this
 // never waits for a writer), its mode is refused, or it holds more than max_key_file_size bytes.
 [[nodiscard]] domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file);
+
+// LockedKeyFile: a key file opened for a change under the exclusive flock that every `keys new`
+// and `keys revoke` takes, so that two changes never interleave and neither loses the other's
+// line; `status` is the locked file's fstat. (A serving petstore only reads: it sees the file
+// before a change or after it.)
+struct LockedKeyFile {
+  files::UniqueFd fd;
+  struct stat status {};
+  std::vector<std::string> warnings;  // the mode's warning, if any
+};
+
+// lock_key_file: `file` opened read-write and locked, created with mode 0600 when missing and
+// `create` is true. The lock is taken on the file the path still names once it is held: a revoke
+// that replaced the file meanwhile makes this open the new one. Errors as read_key_file's.
+[[nodiscard]] domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file,
+                                                          bool create);
 
 }  // namespace petstore::adapters::auth

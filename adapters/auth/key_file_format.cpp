@@ -10,6 +10,8 @@ namespace {
 
 constexpr std::string_view digest_prefix = "sha256:";
 constexpr std::size_t hex_size = 64;
+constexpr std::string_view read_only_option = "read-only";
+constexpr std::string_view created_prefix = "created=";
 
 bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
 
@@ -29,14 +31,41 @@ std::string_view trim(std::string_view text) noexcept {
 }
 
 domain::Error malformed(std::size_t line) {
-  return domain::invalid_argument(
-      "api-keys",
-      "line " + std::to_string(line) + " is not `sha256:<64 lowercase hex digits> [label]`");
+  return domain::invalid_argument("api-keys",
+                                  "line " + std::to_string(line) +
+                                      " is not `[read-only] sha256:<64 lowercase hex digits> "
+                                      "[label]`");
+}
+
+// take_options: the access the options before the digest give (the text is left at the digest),
+// or nullopt for an option this version does not know: refused, never ignored, for an option
+// limits a key.
+std::optional<ports::KeyAccess> take_options(std::string_view& text) {
+  if (text.starts_with(digest_prefix)) {
+    return ports::KeyAccess::read_write;
+  }
+  const std::size_t end = text.find_first_of(" \t");
+  if (end == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string_view options = text.substr(0, end);
+  text = trim(text.substr(end));
+  for (;;) {
+    const std::size_t comma = options.find(',');
+    if (options.substr(0, comma) != read_only_option) {
+      return std::nullopt;
+    }
+    if (comma == std::string_view::npos) {
+      return ports::KeyAccess::read_only;
+    }
+    options.remove_prefix(comma + 1);
+  }
 }
 
 // parse_line: the entry on a trimmed, non-blank, non-comment line, or nullopt when malformed.
 std::optional<KeyEntry> parse_line(std::string_view text, std::size_t line) {
-  if (!text.starts_with(digest_prefix)) {
+  const auto access = take_options(text);
+  if (!access || !text.starts_with(digest_prefix)) {
     return std::nullopt;
   }
   text.remove_prefix(digest_prefix.size());
@@ -48,13 +77,30 @@ std::optional<KeyEntry> parse_line(std::string_view text, std::size_t line) {
   if (!text.empty() && !is_blank(text.front())) {
     return std::nullopt;  // more hex digits, or junk glued to the digest
   }
-  const std::string_view label = trim(text);
+  std::string_view label = trim(text);
   for (const char c : label) {
     if (is_control(c) && c != '\t') {
       return std::nullopt;
     }
   }
-  return KeyEntry{*digest, std::string(label), line};
+  std::string_view created;
+  const std::size_t last_word = label.find_last_of(" \t");
+  const std::string_view word =
+      label.substr(last_word == std::string_view::npos ? 0 : last_word + 1);
+  if (word.starts_with(created_prefix) && is_created_time(word.substr(created_prefix.size()))) {
+    created = word.substr(created_prefix.size());
+    label = trim(label.substr(0, label.size() - word.size()));
+  }
+  return KeyEntry{*digest, std::string(label), std::string(created), *access, line};
+}
+
+// key_content: a line's text without its CR and surrounding blanks; empty for a comment.
+std::string_view key_content(std::string_view raw) noexcept {
+  if (raw.ends_with('\r')) {
+    raw.remove_suffix(1);
+  }
+  const std::string_view content = trim(raw);
+  return content.starts_with('#') ? std::string_view() : content;
 }
 
 // Repeats: lines that repeat an earlier line's key, told in one warning however many there are
@@ -101,11 +147,8 @@ domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
     const std::size_t end = text.find('\n');
     std::string_view raw = text.substr(0, end);
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    if (raw.ends_with('\r')) {
-      raw.remove_suffix(1);
-    }
-    const std::string_view content = trim(raw);
-    if (content.empty() || content.front() == '#') {
+    const std::string_view content = key_content(raw);
+    if (content.empty()) {
       continue;
     }
     auto entry = parse_line(content, line);
@@ -138,12 +181,49 @@ domain::Result<void> validate_label(std::string_view label) {
   return {};
 }
 
-std::string format_key_line(const KeyDigest& digest, std::string_view label) {
-  std::string line(digest_prefix);
+std::optional<KeyDigest> key_of_line(std::string_view line) {
+  const std::string_view content = key_content(line);
+  if (content.empty()) {
+    return std::nullopt;
+  }
+  auto entry = parse_line(content, 0);
+  if (!entry) {
+    return std::nullopt;
+  }
+  return entry->digest;
+}
+
+bool is_created_time(std::string_view text) noexcept {
+  constexpr std::string_view shape = "dddd-dd-ddTdd:dd:ddZ";
+  if (text.size() != shape.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const bool fits = shape[i] == 'd' ? (text[i] >= '0' && text[i] <= '9') : text[i] == shape[i];
+    if (!fits) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string format_key_line(const KeyDigest& digest, std::string_view label,
+                            ports::KeyAccess access, std::string_view created) {
+  std::string line;
+  if (access == ports::KeyAccess::read_only) {
+    line += read_only_option;
+    line += ' ';
+  }
+  line += digest_prefix;
   line += to_hex(digest);
   if (!label.empty()) {
     line += ' ';
     line += label;
+  }
+  if (!created.empty()) {
+    line += ' ';
+    line += created_prefix;
+    line += created;
   }
   line += '\n';
   return line;

@@ -4,21 +4,33 @@
 // spaces, tabs and a CR before the LF are tolerated. Any other line makes the whole file invalid,
 // and the error names its line number, never its text (a pasted key must not reach a terminal or a
 // log).
+//
+// Two extensions (docs/decisions/key-management.md), in the places OpenSSH's authorized_keys
+// gives them: options that limit a key come before its digest, so that a petstore that does not
+// know them refuses the file rather than grant the key more than it was given; the one option is
+// `read-only`. Facts for people come last: a label's last word `created=YYYY-MM-DDTHH:MM:SSZ` is
+// when `keys new` made the key, which an older petstore reads as part of the label.
+//   read-only sha256:<hex> dashboards created=2026-11-27T22:30:00Z
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "adapters/auth/key_digest.hpp"
 #include "domain/error.hpp"
+#include "ports/key_verifier.hpp"
 
 namespace petstore::adapters::auth {
 
-// KeyEntry: one accepted line. `label` is free text for people (may be empty); `line` is 1-based.
+// KeyEntry: one accepted line. `label` is free text for people (may be empty); `created` is the
+// time `keys new` wrote ("2026-11-27T22:30:00Z"), empty when the line has none; `line` is 1-based.
 struct KeyEntry {
   KeyDigest digest{};
   std::string label;
+  std::string created;
+  ports::KeyAccess access = ports::KeyAccess::read_write;
   std::size_t line = 0;
 };
 
@@ -29,10 +41,10 @@ struct ParsedKeyFile {
 };
 
 // parse_key_file: the keys in `text`, or invalid_argument (field "api-keys") whose message is
-// "line N is not `sha256:<64 lowercase hex digits> [label]`". A key repeated on a later line is
-// kept once; all such lines make one warning, "line 3 repeats the key of line 1" or "N lines
-// repeat the keys of earlier lines (the first: line 3 repeats the key of line 1)". Zero keys is not
-// an error here: the caller decides.
+// "line N is not `[read-only] sha256:<64 lowercase hex digits> [label]`". A key repeated on a later
+// line is kept once; all such lines make one warning, "line 3 repeats the key of line 1" or "N
+// lines repeat the keys of earlier lines (the first: line 3 repeats the key of line 1)". Zero keys
+// is not an error here: the caller decides.
 [[nodiscard]] domain::Result<ParsedKeyFile> parse_key_file(std::string_view text);
 
 // max_label_size: the longest label `keys new` writes.
@@ -43,8 +55,17 @@ inline constexpr std::size_t max_label_size = 64;
 // else invalid_argument naming "label".
 [[nodiscard]] domain::Result<void> validate_label(std::string_view label);
 
-// format_key_line: "sha256:<hex>" plus " <label>" when the label is not empty, plus "\n".
-// REQUIRES: validate_label(label) succeeds.
-[[nodiscard]] std::string format_key_line(const KeyDigest& digest, std::string_view label);
+// key_of_line: the digest on one line of a key file (without its LF); nullopt for a blank,
+// comment or malformed line.
+[[nodiscard]] std::optional<KeyDigest> key_of_line(std::string_view line);
+
+// is_created_time: whether `text` is a UTC time as `created=` holds it: YYYY-MM-DDTHH:MM:SSZ.
+[[nodiscard]] bool is_created_time(std::string_view text) noexcept;
+
+// format_key_line: "read-only " for a read-only key, "sha256:<hex>", " <label>" when the label is
+// not empty, " created=<created>" when `created` is not empty, then "\n".
+// REQUIRES: validate_label(label) succeeds; `created` is empty or is_created_time(created).
+[[nodiscard]] std::string format_key_line(const KeyDigest& digest, std::string_view label,
+                                          ports::KeyAccess access, std::string_view created);
 
 }  // namespace petstore::adapters::auth

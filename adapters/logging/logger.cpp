@@ -134,25 +134,32 @@ void Logger::request(const RequestLine& record, LogLevel level) {
       std::chrono::duration_cast<std::chrono::microseconds>(record.duration).count()};
   const auto or_dash = [](std::string_view text) { return text.empty() ? "-" : text; };
   const LogField request_id{"request_id", record.request_id};
+  const LogField trace_id{"trace_id", or_dash(record.trace_id)};
+  const LogField span_id{"span_id", or_dash(record.span_id)};
   const LogField method{"method", or_dash(record.method)};
   const LogField route{"route", or_dash(record.route)};
   const LogField operation{"operation", or_dash(record.operation)};
   const LogField client{"client", or_dash(record.client_address)};
   const LogField principal{"principal", or_dash(record.principal)};
+  const LogField key{"key", or_dash(record.key_label)};
   const LogField status{"status", std::int64_t{record.status}};
   const LogField took{"duration_ms", duration};
   const LogField bytes{"bytes", static_cast<std::int64_t>(record.bytes)};
   if (record.fault.empty()) {
     emit(level, "request",
-         {request_id, method, route, operation, client, principal, status, took, bytes});
+         {request_id, trace_id, span_id, method, route, operation, client, principal, key, status,
+          took, bytes});
   } else {
     emit(level, "request",
          {request_id,
+          trace_id,
+          span_id,
           method,
           route,
           operation,
           client,
           principal,
+          key,
           status,
           took,
           bytes,

@@ -48,11 +48,14 @@ using LogFields = std::initializer_list<LogField>;
 // RequestLine: what the log says of one answered request; never the target, headers or a key.
 struct RequestLine {
   std::string_view request_id;
+  std::string_view trace_id;  // W3C trace context: the trace, and the service's span in it
+  std::string_view span_id;
   std::string_view method;
   std::string_view route;           // the route template, e.g. "/v1/pets/{petId}"; empty when none
   std::string_view operation;       // its operation id, e.g. "getPet"; empty when none
   std::string_view client_address;  // e.g. "192.0.2.7"
   std::string_view principal;       // the key's principal id; empty when no key was accepted
+  std::string_view key_label;       // the key's label; empty when none or unlabelled
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
   std::size_t bytes = 0;   // body bytes sent

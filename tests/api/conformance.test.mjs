@@ -236,6 +236,14 @@ describe('createPet', () => {
     await call('createPet', 413, { method: 'POST', path: '/v1/pets', headers: json, body, fresh: true });
   });
 
+  test('403 forbidden: a read-only key, whatever the body; it still lists', async () => {
+    for (const body of ['{"name":"Rex","categoryId":7}', 'not json']) {
+      const response = await call('createPet', 403, { method: 'POST', path: '/v1/pets', headers: { ...auth(server.readOnlyKey), ...json }, body });
+      assert.match(response.json.message, /read-only/);
+    }
+    await call('listPets', 200, { path: '/v1/pets', headers: auth(server.readOnlyKey) });
+  });
+
   unauthorizedCases('createPet', { method: 'POST', path: '/v1/pets', headers: json, body: '{"name":"Rex","categoryId":7}' });
   headersTooLarge('createPet', { method: 'POST', path: '/v1/pets', headers: json, body: '{"name":"Rex","categoryId":7}' });
 });

@@ -292,6 +292,33 @@ describe('request ids and log lines', () => {
     assert.equal(new Set(ids).size, ids.length, 'request ids repeat');
   });
 
+  test('W3C trace context: a valid traceparent is continued, a malformed one replaced; traceresponse and the log line agree', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const cases = [
+      ['trace-valid', `00-${traceId}-00f067aa0ba902b7-01`, true],
+      ['trace-ff', `ff-${traceId}-00f067aa0ba902b7-01`, false],
+      ['trace-zero', `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`, false],
+      ['trace-upper', `00-${traceId.toUpperCase()}-00f067aa0ba902b7-01`, false],
+      ['trace-short', `00-${traceId}-00f067aa0ba902b7-1`, false],
+      ['trace-none', undefined, false],
+    ];
+    for (const [id, traceparent, continued] of cases) {
+      const headers = { ...auth(server.key), 'X-Request-Id': id, tracestate: 'congo=t61rcWkgMzE' };
+      if (traceparent !== undefined) headers.traceparent = traceparent;
+      const response = await send(server.origin, { path: '/v1/pets', headers });
+      assert.equal(response.status, 200);
+      const answer = header(response, 'traceresponse');
+      const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-(0[01])$/.exec(answer ?? '');
+      assert.ok(match, `${id}: traceresponse ${answer}`);
+      assert.equal(match[1] === traceId, continued, `${id}: trace id ${match[1]}`);
+      assert.notEqual(match[1], '0'.repeat(32));
+      assert.equal(match[3], continued ? '01' : '00', id);
+      const line = await eventually(`${id} is logged`, () => logLines(server).find((l) => l.request_id === id));
+      assert.equal(line.trace_id, match[1], id);
+      assert.equal(line.span_id, match[2], id);
+    }
+  });
+
   test('errors outside /v1 and unparseable requests carry a request id too', async () => {
     const notFound = await send(server.origin, { path: '/nowhere' });
     assert.equal(notFound.status, 404);

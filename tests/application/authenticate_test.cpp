@@ -70,5 +70,17 @@ TEST_F(AuthenticateTest, ItsErrorsNameNoHttpHeader) {
   }
 }
 
+TEST_F(AuthenticateTest, AReadOnlyKeyIsAcceptedAndMayNotWrite) {
+  const auto principal = authenticate_(Credential{tests::test_key_read_only, false, "127.0.0.1"});
+  ASSERT_TRUE(principal.has_value());
+  EXPECT_EQ(principal->label, "dashboards");
+  const auto write = authorize_write(*principal);
+  ASSERT_FALSE(write.has_value());
+  EXPECT_EQ(write.error().code, domain::ErrorCode::permission_denied);
+  EXPECT_TRUE(
+      authorize_write(authenticate_(Credential{tests::test_key_a, false, "127.0.0.1"}).value())
+          .has_value());
+}
+
 }  // namespace
 }  // namespace petstore::application

@@ -58,7 +58,7 @@ void expect_readable_by(const RawResponse& response, const std::string& origin) 
   EXPECT_EQ(response.header("Access-Control-Allow-Origin"), origin) << response;
   EXPECT_EQ(response.header("Vary"), "Origin") << response;
   const auto exposed = response.header("Access-Control-Expose-Headers").value_or("");
-  for (const char* name : {"Link", "Location", "Retry-After", "X-Request-Id"}) {
+  for (const char* name : {"Link", "Location", "Retry-After", "X-Request-Id", "traceresponse"}) {
     EXPECT_NE(exposed.find(name), std::string::npos) << name << " in " << exposed;
   }
 }
@@ -72,7 +72,7 @@ TEST_F(CliCorsTest, AListedOriginsPreflightIsAnsweredWithoutAKey) {
   EXPECT_EQ(pets.header("Access-Control-Allow-Origin"), page_origin);
   EXPECT_EQ(pets.header("Access-Control-Allow-Methods"), "GET, HEAD, POST");
   EXPECT_EQ(pets.header("Access-Control-Allow-Headers"),
-            "Authorization, Content-Type, Idempotency-Key");
+            "Authorization, Content-Type, Idempotency-Key, traceparent, tracestate");
   EXPECT_EQ(pets.header("Access-Control-Max-Age"), "600");
   EXPECT_EQ(pets.header("Vary"), "Origin");
   EXPECT_EQ(pets.header("Content-Length"), std::nullopt) << "a 204 has no content";

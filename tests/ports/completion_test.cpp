@@ -126,7 +126,9 @@ TEST(Completion, TargetsUpToItsInlineSizeLiveInsideLargerOnesApart) {
   EXPECT_TRUE(Done::fits_inline<Fits>());
   EXPECT_FALSE(Done::fits_inline<TooLarge>());
   EXPECT_FALSE(Done::fits_inline<OverAligned>());
-  EXPECT_EQ(sizeof(Done), ports::completion_inline_bytes + 2 * sizeof(void*));
+  // The inline bytes, the callback's one pointer, the deadline and the trace context.
+  EXPECT_EQ(sizeof(Done), ports::completion_inline_bytes + sizeof(void*) + sizeof(ports::Deadline) +
+                              sizeof(ports::TraceContext));
 }
 
 TEST(Completion, WithoutADeadlineItNeverExpires) {

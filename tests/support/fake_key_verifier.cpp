@@ -15,6 +15,9 @@ class FakeKeyVerifier final : public ports::KeyVerifier {
     if (key == test_key_b) {
       return ports::Principal{"key-b"};
     }
+    if (key == test_key_read_only) {
+      return ports::Principal{"key-r", "dashboards", ports::KeyAccess::read_only};
+    }
     return domain::make_error(domain::ErrorCode::unauthenticated, "token",
                               "the API key is not accepted");
   }

@@ -233,6 +233,8 @@ void PostgresCuttingProxy::serve() {
       if (open[i] && fds[2 + (2 * i)].revents != 0) {
         std::string bytes;
         open[i] = receive(link.client, bytes) && send_all(link.server, bytes);
+        const std::lock_guard lock(mutex_);
+        sent_ += bytes;
       }
       if (open[i] && fds[3 + (2 * i)].revents != 0) {
         open[i] = receive(link.server, link.from_server) && forward(link);

@@ -55,6 +55,11 @@ class PostgresCuttingProxy {
   [[nodiscard]] const std::filesystem::path& socket_dir() const { return dir_; }
   // cuts: how many connections it has ended so far.
   [[nodiscard]] int cuts() const { return cuts_.load(); }
+  // sent: every byte the clients have sent through it so far (statements' texts among them).
+  [[nodiscard]] std::string sent() const {
+    const std::lock_guard lock(mutex_);
+    return sent_;
+  }
 
  private:
   struct Armed {
@@ -70,8 +75,9 @@ class PostgresCuttingProxy {
   std::filesystem::path server_socket_;
   int listener_ = -1;
   int stop_pipe_[2] = {-1, -1};
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::optional<Armed> armed_;
+  std::string sent_;  // guarded by mutex_
   std::atomic<int> cuts_{0};
   std::atomic<bool> stalled_{false};
   std::atomic<Refusal> refusal_{Refusal::none};

@@ -30,9 +30,10 @@ class CorsPolicy {
   // The request headers a page may send beyond the CORS-safelisted ones, and the response
   // headers it may read beyond those (Cache-Control, Content-Type, ...) every page may.
   static constexpr std::string_view allowed_headers =
-      "Authorization, Content-Type, Idempotency-Key";
+      "Authorization, Content-Type, Idempotency-Key, traceparent, tracestate";
   static constexpr std::string_view exposed_headers =
-      "Link, Location, Retry-After, X-Request-Id, Deprecation, Sunset, WWW-Authenticate, Allow";
+      "Link, Location, Retry-After, X-Request-Id, Deprecation, Sunset, WWW-Authenticate, Allow, "
+      "traceresponse";
   // How long a browser may keep a preflight's answer: ten minutes, within Chromium's two-hour cap,
   // so a page pays one preflight per path and method in a while, and a changed list is seen soon.
   static constexpr unsigned max_age_seconds = 600;

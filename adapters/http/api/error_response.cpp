@@ -42,6 +42,8 @@ HttpResponse error_response(const domain::Error& error, std::string_view invalid
       return error_response(404, "not_found", error.message);
     case ErrorCode::unauthenticated:
       return unauthorized(!error.field.empty());
+    case ErrorCode::permission_denied:
+      return error_response(403, "forbidden", error.message);
     case ErrorCode::conflict:
       // The one conflict under /v1: the core says which rule, the words are HTTP's.
       return error_response(422, "idempotency_key_reused",

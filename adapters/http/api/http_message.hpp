@@ -47,6 +47,9 @@ struct HttpRequest {
   // When storage must have answered (the server's storage timeout from dispatch): the deadline
   // every storage call for this request carries, and when the server answers 503 instead.
   ports::Deadline storage_deadline = ports::no_deadline;
+  // The request's W3C trace context (trace_context.hpp), made by the transport from its
+  // traceparent and tracestate; every storage call for the request carries it. Null: none.
+  const ports::TraceContext* trace = nullptr;
 };
 
 // HeaderName: a field name spelled in the source. Only a string literal converts to one, so a

@@ -58,6 +58,11 @@ HttpResponse created(const domain::Pet& pet) {
   return response;
 }
 
+// trace_of: the trace context `request` carries, or none.
+ports::TraceContext trace_of(const HttpRequest& request) {
+  return request.trace != nullptr ? *request.trace : ports::TraceContext{};
+}
+
 // answer: gives `response` to `respond` as every /v1 response is given.
 void answer(Respond& respond, HttpResponse response) {
   add_v1_headers(response);
@@ -69,7 +74,7 @@ void answer(Respond& respond, HttpResponse response) {
 void add_v1_headers(HttpResponse& response) { response.v1_fields = true; }
 
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
-               ports::Deadline deadline, Respond respond) {
+               const HttpRequest& request, Respond respond) {
   auto query = parse_list_query(params);
   if (!query) {
     answer(respond, error_response(query.error(), "invalid_parameter"));
@@ -89,7 +94,7 @@ void list_pets(const application::ListPets& list, boost::urls::params_view param
                   }
                   answer(respond, std::move(response));
                 },
-                deadline});
+                request.storage_deadline, trace_of(request)});
 }
 
 std::optional<HttpResponse> refuse_create_head(const HttpRequest& request) {
@@ -151,10 +156,10 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
           answer(respond, error_response(stored.error(), "validation_failed"));
         }
       },
-      request.storage_deadline);
+      request.storage_deadline, trace_of(request));
 }
 
-void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Deadline deadline,
+void get_pet(const application::GetPet& get, std::string_view pet_id, const HttpRequest& request,
              Respond respond) {
   const auto id = parse_pet_id(pet_id);
   if (!id) {
@@ -179,7 +184,7 @@ void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Dea
               }
               answer(respond, std::move(response));
             },
-            deadline});
+            request.storage_deadline, trace_of(request)});
 }
 
 HttpResponse list_orders(const application::ListOrders& list) {

@@ -18,9 +18,10 @@ namespace petstore::adapters::http {
 // to be sniffed (Cache-Control: no-store, X-Content-Type-Options: nosniff).
 void add_v1_headers(HttpResponse& response);
 
-// GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page.
+// GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page. The
+// storage call carries `request`'s deadline and trace, as every operation's does.
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
-               ports::Deadline deadline, Respond respond);
+               const HttpRequest& request, Respond respond);
 
 // POST /v1/pets, its head alone: the refusal its fields earn before the body is read
 // (Idempotency-Key, Content-Type once and JSON, no Content-Encoding), or nullopt.
@@ -31,7 +32,7 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
                 const HttpRequest& request, Respond respond);
 
 // GET /v1/pets/{petId} (deprecated): 200 or 404, both with the deprecation headers.
-void get_pet(const application::GetPet& get, std::string_view pet_id, ports::Deadline deadline,
+void get_pet(const application::GetPet& get, std::string_view pet_id, const HttpRequest& request,
              Respond respond);
 
 // GET /v1/store/orders: 501 until the order record is specified.

@@ -13,6 +13,7 @@
 #include "adapters/http/api/pet_endpoints.hpp"
 #include "adapters/http/api/probe_endpoints.hpp"
 #include "adapters/http/api/routes.hpp"
+#include "application/authenticate.hpp"
 
 namespace petstore::adapters::http {
 namespace {
@@ -83,11 +84,11 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
       if (is_create(request, match)) {
         create_pet(use_cases.create_pet, principal, request, std::move(respond));
       } else {
-        list_pets(use_cases.list_pets, url.params(), request.storage_deadline, std::move(respond));
+        list_pets(use_cases.list_pets, url.params(), request, std::move(respond));
       }
       return std::nullopt;
     case Endpoint::pet:
-      get_pet(use_cases.get_pet, match.parameter, request.storage_deadline, std::move(respond));
+      get_pet(use_cases.get_pet, match.parameter, request, std::move(respond));
       return std::nullopt;
     default:
       return list_orders(use_cases.list_orders);
@@ -130,8 +131,9 @@ RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
   if (answer) {
     respond(std::move(*answer));  // not moved from: only an answer given later takes it
   }
-  if (step.principal) {
-    step.facts.principal = std::move(step.principal->id);  // the operation has taken its part
+  if (step.principal) {  // the operation has taken its part
+    step.facts.principal = std::move(step.principal->id);
+    step.facts.key_label = std::move(step.principal->label);
   }
   return std::move(step.facts);
 }
@@ -213,6 +215,10 @@ Router::Step Router::route(const HttpRequest& request) const {
     step.refusal = not_found_path();
   } else if (step.operation == nullptr) {
     step.refusal = method_not_allowed(*match->route);
+  } else if (is_create(request, *match)) {
+    if (auto allowed = application::authorize_write(*principal); !allowed) {
+      step.refusal = error_response(allowed.error(), "invalid_parameter");
+    }
   }
   if (step.refusal) {
     add_v1_headers(*step.refusal);

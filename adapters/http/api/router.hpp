@@ -18,13 +18,14 @@ namespace petstore::adapters::http {
 // RequestFacts: what logs and metrics say of a request, known once it is routed: the route
 // template ("/v1/pets/{petId}") and operation id ("getPet"), each empty when there is none (no
 // route matched; a method the route does not take), views into the route table (routes.hpp) that
-// outlive any request; the client address (contract section 9); and the principal id of an
-// accepted key (empty when none was), never the key.
+// outlive any request; the client address (contract section 9); and the principal id and label
+// of an accepted key (empty when none was), never the key.
 struct RequestFacts {
   std::string_view route;
   std::string_view operation;
   std::string client_address;
   std::string principal;
+  std::string key_label;
 };
 
 // Readiness: what /readyz reports. Not serving: starting or draining; storage unavailable: open,

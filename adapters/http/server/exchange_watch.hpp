@@ -23,14 +23,16 @@ class ExchangeWatch {
   }
 
   // finished: `facts` are what the router found of the request (for a request refused before
-  // routing, only its client address: the peer's); `now` is now, as the caller read the clock.
-  void finished(std::string_view request_id, std::string_view method, const RequestFacts& facts,
-                const HttpResponse& sent, std::size_t bytes,
-                std::chrono::steady_clock::time_point now) const {
+  // routing, only its client address: the peer's), `trace` its trace context; `now` is now, as
+  // the caller read the clock.
+  void finished(std::string_view request_id, const ports::TraceContext& trace,
+                std::string_view method, const RequestFacts& facts, const HttpResponse& sent,
+                std::size_t bytes, std::chrono::steady_clock::time_point now) const {
     if (observer_ != nullptr) {
-      observer_->request_finished(ExchangeRecord{request_id, method, facts.route, facts.operation,
-                                                 facts.client_address, facts.principal, sent.status,
-                                                 now - started_, bytes, sent.fault});
+      observer_->request_finished(
+          ExchangeRecord{request_id, trace.trace_id(), trace.span_id(), method, facts.route,
+                         facts.operation, facts.client_address, facts.principal, facts.key_label,
+                         sent.status, now - started_, bytes, sent.fault});
     }
   }
 

@@ -16,11 +16,14 @@ namespace petstore::adapters::http {
 // empty when the request reached none.
 struct ExchangeRecord {
   std::string_view request_id;
+  std::string_view trace_id;  // the request's W3C trace id (api/trace_context.hpp)
+  std::string_view span_id;   // the service's span of it
   std::string_view method;
   std::string_view route;
   std::string_view operation;
   std::string_view client_address;  // contract section 9: behind a trusted proxy, not the peer
   std::string_view principal;       // the accepted key's principal id; empty when none
+  std::string_view key_label;       // the accepted key's label; empty when none or unlabelled
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
   std::size_t bytes = 0;  // body bytes sent

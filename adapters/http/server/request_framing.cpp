@@ -208,6 +208,7 @@ HeadVerdict check_head(const RequestParser& head) {
   verdict.expects_continue =
       head.version() >= 11 && fields.expect && equals_ignoring_case(*fields.expect, "100-continue");
   verdict.request_id = fields.request_id;
+  verdict.trace = fields.trace;
   if (auto refused = refuse_host(fields, head.version())) {
     verdict.refusal = std::move(refused);
     verdict.close_after = true;

@@ -49,13 +49,15 @@ void skip_empty_lines(boost::beast::flat_buffer& buffer);
 // fields: `keep_alive`, the client's wish (RFC 9112 section 9.3: HTTP/1.1 unless the first
 // Connection field says close, HTTP/1.0 only if it says keep-alive, as Beast's keep_alive());
 // `expects_continue`, an HTTP/1.1 client waiting for a 100 before its body (Expect:
-// 100-continue); `request_id`, the first X-Request-Id field (a view into the head).
+// 100-continue); `request_id`, the first X-Request-Id field, and `trace`, the trace context
+// fields (views into the head).
 struct HeadVerdict {
   std::optional<HttpResponse> refusal;
   bool close_after = false;
   bool keep_alive = false;
   bool expects_continue = false;
   std::optional<std::string_view> request_id;
+  TraceFields trace;
 };
 
 // check_head: RFC 9112's rules for Host (section 3.2: exactly one, valid; required in HTTP/1.1)

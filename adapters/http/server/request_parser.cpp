@@ -131,6 +131,10 @@ void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view n
 void RequestParser::on_unknown_field(std::string_view name, std::string_view value) {
   if (equals_ignoring_case(name, "X-Request-Id")) {
     keep_first(framing_.request_id, nullptr, value);
+  } else if (equals_ignoring_case(name, "traceparent")) {
+    keep_first(framing_.trace.traceparent, &framing_.trace.traceparent_repeated, value);
+  } else if (equals_ignoring_case(name, "tracestate")) {
+    keep_list(framing_.trace.tracestate, tracestate_, value);
   } else if (equals_ignoring_case(name, "X-Forwarded-For")) {
     request_.forwarded_for.append(request_.forwarded_for.empty() ? "" : ",").append(value);
   } else if (equals_ignoring_case(name, "Idempotency-Key")) {

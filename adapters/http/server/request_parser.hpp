@@ -21,6 +21,14 @@
 
 namespace petstore::adapters::http {
 
+// TraceFields: a request's W3C Trace Context fields, for trace_request (api/trace_context.hpp):
+// the first traceparent, whether another came, and every tracestate joined by commas in order.
+struct TraceFields {
+  std::optional<std::string_view> traceparent;
+  bool traceparent_repeated = false;
+  std::optional<std::string_view> tracestate;
+};
+
 // FramingFields: the fields check_head reads (request_framing.hpp), first values only, but Host
 // is also counted and every Transfer-Encoding kept.
 struct FramingFields {
@@ -31,6 +39,7 @@ struct FramingFields {
   std::optional<std::string_view> connection;
   std::optional<std::string_view> expect;
   std::optional<std::string_view> request_id;  // X-Request-Id
+  TraceFields trace;
 };
 
 // take_first: keeps the first of a field's values in `taken`; `repeated`, when not null, notes
@@ -43,7 +52,11 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // it and is given back as a whole (a monotonic arena: the session's, over the connection's own
   // bytes, so that a usual request costs no heap allocation; kept values are never deallocated).
   explicit RequestParser(std::pmr::memory_resource& memory)
-      : memory_(memory), transfer_encoding_(&memory), accept_encoding_(&memory), body_(&memory) {}
+      : memory_(memory),
+        transfer_encoding_(&memory),
+        accept_encoding_(&memory),
+        tracestate_(&memory),
+        body_(&memory) {}
   RequestParser(const RequestParser&) = delete;
   RequestParser& operator=(const RequestParser&) = delete;
   RequestParser(RequestParser&&) = delete;
@@ -113,6 +126,7 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   FramingFields framing_;
   std::pmr::string transfer_encoding_;
   std::pmr::string accept_encoding_;
+  std::pmr::string tracestate_;
   std::pmr::string body_;
   boost::beast::http::verb method_ = boost::beast::http::verb::unknown;
   unsigned version_ = 11;

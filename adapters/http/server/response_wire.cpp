@@ -102,6 +102,9 @@ void write_head(std::string& out, const HttpResponse& response, const ResponseFr
   if (!framing.request_id.empty()) {
     append_field(out, "X-Request-Id", framing.request_id);
   }
+  if (!framing.traceresponse.empty()) {
+    append_field(out, "traceresponse", framing.traceresponse);
+  }
   out.append(extra_fields);
   if (framing.version == 10 && framing.keep_alive) {
     out.append("Connection: keep-alive\r\n");

@@ -21,13 +21,16 @@ struct ResponseFraming {
   std::optional<std::string_view> accept_encoding;
   // The X-Request-Id to send, after the response's own fields; none when empty.
   std::string_view request_id;
+  // The traceresponse to send (W3C Trace Context Level 2: the request's trace id and the
+  // service's span id), after X-Request-Id; none when empty.
+  std::string_view traceresponse{};
 };
 
 // write_response: replaces `out` (keeping its capacity) with `response` as sent: the status line;
 // Date; Content-Type application/json for a body without one; the response's own fields in order,
-// then its v1 fields; X-Request-Id from `framing`; Connection as `framing` asks; Content-Length;
-// then the body, unless `framing.head`. A compressible body (response_gzip.hpp) adds Vary:
-// Accept-Encoding, and goes out gzipped, with Content-Encoding: gzip, when
+// then its v1 fields; X-Request-Id and traceresponse from `framing`; Connection as `framing` asks;
+// Content-Length; then the body, unless `framing.head`. A compressible body (response_gzip.hpp)
+// adds Vary: Accept-Encoding, and goes out gzipped, with Content-Encoding: gzip, when
 // `framing.accept_encoding` takes gzip; a HEAD response gets the same fields. Returns the body
 // bytes sent, for logs and metrics (none for HEAD).
 std::size_t write_response(std::string& out, const HttpResponse& response,

@@ -21,6 +21,7 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include "adapters/http/api/trace_context.hpp"
 #include "adapters/http/server/beast_messages.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/request_id.hpp"
@@ -150,6 +151,8 @@ class Session {
     HttpRequest& plain = plain_;
     plain = plain_request(request);
     plain.storage_deadline = clock.now() + context_.limits.storage_timeout;
+    begin_trace(head);
+    plain.trace = &trace_;
     const auto slot = ResponseSlot::take_or_make(spare_slot_);
     RequestFacts facts;
     {
@@ -180,8 +183,8 @@ class Session {
     const auto [write_error, written_bytes] = co_await write_wire();
     clock.forget();
     release_large_wire();
-    watch.finished(sent.request_id, request.method_string(), facts, response, sent.body_bytes,
-                   clock.now());
+    watch.finished(sent.request_id, trace_, request.method_string(), facts, response,
+                   sent.body_bytes, clock.now());
     const bool go_on = !write_error && keep_alive;
     co_return go_on;
   }
@@ -196,14 +199,15 @@ class Session {
     const bool is_head = request != nullptr && request->method() == boost::beast::http::verb::head;
     const ResponseFraming framing{
         request != nullptr ? request->version() : 11U, false, is_head, {}, {}};
+    begin_trace(head);
     const Serialized sent = serialize(response, framing, head);
     co_await write_wire();
     clock.forget();
     release_large_wire();
     RequestFacts facts;
     facts.client_address = state_.client_address;
-    watch.finished(sent.request_id, request != nullptr ? request->method_string() : "", facts,
-                   response, sent.body_bytes, clock.now());
+    watch.finished(sent.request_id, trace_, request != nullptr ? request->method_string() : "",
+                   facts, response, sent.body_bytes, clock.now());
   }
 
   // send_continue: the interim 100 response of a client that waits for it before sending its
@@ -231,7 +235,15 @@ class Session {
                        const HeadVerdict& head) {
     assign_request_id(request_id_, head.request_id);
     framing.request_id = request_id_;
+    framing.traceresponse = trace_.parent();
     return Serialized{request_id_, write_response(wire_, response, framing)};
+  }
+
+  // begin_trace: the trace context of the request `head` begins (a new trace when no head was
+  // read), for its storage calls, its response and its log line.
+  void begin_trace(const HeadVerdict& head) {
+    trace_ = trace_request(head.trace.traceparent, head.trace.traceparent_repeated,
+                           head.trace.tracestate);
   }
 
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
@@ -264,8 +276,9 @@ class Session {
   const SessionContext context_;
   RequestReader<Stream> reader_;
   boost::system::error_code read_error_;  // how the last request's read ended
-  std::string wire_;        // each response's bytes, in a buffer the connection reuses
-  std::string request_id_;  // each response's X-Request-Id, likewise
+  std::string wire_;           // each response's bytes, in a buffer the connection reuses
+  std::string request_id_;     // each response's X-Request-Id, likewise
+  ports::TraceContext trace_;  // each request's trace context, likewise
   // The request being answered, as the router sees it. A member rather than a local of answer():
   // asio recycles a coroutine's frame only up to 1,020 bytes, and a frame above that costs a heap
   // allocation and free on every request (about 600 instructions of a create's 18,000).

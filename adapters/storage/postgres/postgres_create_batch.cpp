@@ -13,6 +13,7 @@
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 #include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
+#include "adapters/storage/postgres/postgres_trace_comment.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -64,7 +65,10 @@ Statement create_statement(const std::vector<PendingCreate>& batch) {
   ArrayLiteral expired;
   std::int64_t latest = std::numeric_limits<std::int64_t>::min();
   std::chrono::system_clock::duration retention{};
+  std::vector<const ports::TraceContext*> traces;
+  traces.reserve(batch.size());
   for (const auto& pending : batch) {
+    traces.push_back(&pending.done.trace());
     const auto& command = pending.command;
     const auto now = nanoseconds_since_epoch(command.received_at);
     names.add(command.pet.name.value());
@@ -77,8 +81,10 @@ Statement create_statement(const std::vector<PendingCreate>& batch) {
     latest = std::max(latest, now);
     retention = std::max(retention, command.retention);
   }
+  std::string sql = create_sql;
+  append_batch_trace_comment(sql, traces);
   return Statement{
-      create_sql,
+      std::move(sql),
       {std::move(names).done(), std::move(categories).done(), std::move(statuses).done(),
        std::move(scopes).done(), std::move(keys).done(), std::move(created_at).done(),
        std::move(expired).done(), std::to_string(expired_before(latest, retention)),

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
+#include "adapters/storage/postgres/postgres_trace_comment.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -65,6 +66,7 @@ std::optional<std::int64_t> decode_int64(const PGresult* result, int row, int co
 Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {
   Work work;
   work.statements.push_back(Statement{get_sql, {std::to_string(id.value)}});
+  append_trace_comment(work.statements.back().sql, done.trace());
   work.finish = [done = std::move(done)](WorkResults results) mutable {
     if (!results) {
       done(results.error());
@@ -91,6 +93,7 @@ Work list_work(const ports::PetQuery& query, ports::PetRepository::ListDone done
     work.statements.push_back(
         Statement{list_sql, {std::to_string(after), std::to_string(limit + 1)}});
   }
+  append_trace_comment(work.statements.back().sql, done.trace());
   work.finish = [done = std::move(done), limit](WorkResults results) mutable {
     if (!results) {
       done(results.error());

@@ -1,6 +1,8 @@
 #include "adapters/auth/api_key_generator.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <string>
 #include <string_view>
 
 #include <gtest/gtest.h>
@@ -37,6 +39,15 @@ bool is_token68(std::string_view text) {
          });
 }
 
+// made_at: 2026-11-27T22:30:00Z, the time each key of these tests is made at.
+const auto made_at = std::chrono::system_clock::time_point(std::chrono::seconds(1'795'818'600));
+constexpr std::string_view created_word = " created=2026-11-27T22:30:00Z";
+
+domain::Result<NewApiKey> make_key(const std::filesystem::path& file, std::string_view label,
+                                   ports::KeyAccess access = ports::KeyAccess::read_write) {
+  return create_api_key(file, label, access, made_at);
+}
+
 TEST(GenerateApiKey, IsPrefixedBase64UrlOf32BytesAndAToken68) {
   const auto key = generate_api_key();
   ASSERT_TRUE(key.has_value());
@@ -54,12 +65,12 @@ TEST(GenerateApiKey, TwoKeysDiffer) {
 TEST(CreateApiKey, CreatesTheFileWithMode0600AndOneDigestLine) {
   const TempDir dir;
   const auto file = dir.path() / "keys";
-  const auto created = create_api_key(file, "ci-runner");
+  const auto created = make_key(file, "ci-runner");
   ASSERT_TRUE(created.has_value()) << created.error().message;
   EXPECT_TRUE(has_key_shape(created->key));
   EXPECT_EQ(mode_of(file), 0600U);
   const std::string hex = to_hex(sha256(created->key).value());
-  EXPECT_EQ(read_text(file), "sha256:" + hex + " ci-runner\n");
+  EXPECT_EQ(read_text(file), "sha256:" + hex + " ci-runner" + std::string(created_word) + "\n");
   EXPECT_EQ(created->principal_id, "key-" + hex.substr(0, 12));
   EXPECT_TRUE(created->warnings.empty());
 }
@@ -67,13 +78,15 @@ TEST(CreateApiKey, CreatesTheFileWithMode0600AndOneDigestLine) {
 TEST(CreateApiKey, AppendsAndTheServedFileAcceptsEveryCreatedKey) {
   const TempDir dir;
   const auto file = dir.path() / "keys";
-  const auto first = create_api_key(file, "");
-  const auto second = create_api_key(file, "second");
+  const auto first = make_key(file, "");
+  const auto second = make_key(file, "second");
   ASSERT_TRUE(first.has_value()) << first.error().message;
   ASSERT_TRUE(second.has_value()) << second.error().message;
   EXPECT_NE(first->key, second->key);
   EXPECT_EQ(read_text(file), "sha256:" + to_hex(sha256(first->key).value()) +
-                                 "\nsha256:" + to_hex(sha256(second->key).value()) + " second\n");
+                                 std::string(created_word) +
+                                 "\nsha256:" + to_hex(sha256(second->key).value()) + " second" +
+                                 std::string(created_word) + "\n");
 
   auto loaded = make_file_key_verifier(file);
   ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
@@ -81,22 +94,42 @@ TEST(CreateApiKey, AppendsAndTheServedFileAcceptsEveryCreatedKey) {
   const auto principal = loaded->verifier->verify(first->key);
   ASSERT_TRUE(principal.has_value());
   EXPECT_EQ(principal->id, first->principal_id);
-  EXPECT_TRUE(loaded->verifier->verify(second->key).has_value());
+  EXPECT_EQ(principal->label, "");
+  const auto labelled = loaded->verifier->verify(second->key);
+  ASSERT_TRUE(labelled.has_value());
+  EXPECT_EQ(labelled->label, "second");
+  EXPECT_EQ(labelled->access, ports::KeyAccess::read_write);
+}
+
+TEST(CreateApiKey, AReadOnlyKeyIsWrittenReadOnlyAndServedReadOnly) {
+  const TempDir dir;
+  const auto file = dir.path() / "keys";
+  const auto made = make_key(file, "dashboards", ports::KeyAccess::read_only);
+  ASSERT_TRUE(made.has_value()) << made.error().message;
+  EXPECT_EQ(read_text(file), "read-only sha256:" + to_hex(sha256(made->key).value()) +
+                                 " dashboards" + std::string(created_word) + "\n");
+  auto loaded = make_file_key_verifier(file);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const auto principal = loaded->verifier->verify(made->key);
+  ASSERT_TRUE(principal.has_value());
+  EXPECT_EQ(*principal,
+            (ports::Principal{made->principal_id, "dashboards", ports::KeyAccess::read_only}));
 }
 
 TEST(CreateApiKey, StartsANewLineAfterAHandEditedLastLine) {
   const TempDir dir;
   const auto file = dir.write("keys", "# written by hand, no newline at the end");
-  const auto created = create_api_key(file, "");
+  const auto created = make_key(file, "");
   ASSERT_TRUE(created.has_value()) << created.error().message;
   EXPECT_EQ(read_text(file), "# written by hand, no newline at the end\nsha256:" +
-                                 to_hex(sha256(created->key).value()) + "\n");
+                                 to_hex(sha256(created->key).value()) + std::string(created_word) +
+                                 "\n");
 }
 
 TEST(CreateApiKey, KeepsTheModeOfAnExistingFileAndWarnsWhenOthersCanRead) {
   const TempDir dir;
   const auto file = dir.write("keys", "", 0604);
-  const auto created = create_api_key(file, "");
+  const auto created = make_key(file, "");
   ASSERT_TRUE(created.has_value());
   EXPECT_EQ(mode_of(file), 0604U);
   ASSERT_EQ(created->warnings.size(), 1U);
@@ -107,7 +140,7 @@ TEST(CreateApiKey, RefusesAFileWritableByGroupOrOthersAndLeavesItUnchanged) {
   const TempDir dir;
   for (const unsigned mode : {0620U, 0602U}) {
     const auto file = dir.write("keys", "# shared\n", mode);
-    const auto created = create_api_key(file, "");
+    const auto created = make_key(file, "");
     ASSERT_FALSE(created.has_value());
     EXPECT_NE(created.error().message.find("writable by group or others"), std::string::npos);
     EXPECT_EQ(read_text(file), "# shared\n");
@@ -119,7 +152,7 @@ TEST(CreateApiKey, RefusesBadLabelsBeforeTouchingTheFile) {
   const auto file = dir.path() / "keys";
   for (const std::string& label : {std::string("two words"), std::string("line\nbreak"),
                                    std::string("tab\t"), std::string(65, 'x')}) {
-    const auto created = create_api_key(file, label);
+    const auto created = make_key(file, label);
     ASSERT_FALSE(created.has_value()) << label;
     EXPECT_EQ(created.error().field, "label");
     EXPECT_FALSE(std::filesystem::exists(file));
@@ -129,7 +162,7 @@ TEST(CreateApiKey, RefusesBadLabelsBeforeTouchingTheFile) {
 TEST(CreateApiKey, MissingDirectoryIsAnErrorNamingThePath) {
   const TempDir dir;
   const auto file = dir.path() / "no-such-dir" / "keys";
-  const auto created = create_api_key(file, "");
+  const auto created = make_key(file, "");
   ASSERT_FALSE(created.has_value());
   EXPECT_EQ(created.error().code, domain::ErrorCode::unavailable);
   EXPECT_NE(created.error().message.find(file.string()), std::string::npos);

@@ -133,5 +133,25 @@ TEST(FileKeyVerifier, RepeatedKeyIsReportedAndCountedOnce) {
   EXPECT_NE(loaded->report.warnings[0].find("line 2 repeats the key of line 1"), std::string::npos);
 }
 
+// The principal carries the line's label and access, and a reload applies a change of either.
+TEST(FileKeyVerifier, APrincipalHasItsLinesLabelAndAccessAndAReloadChangesThem) {
+  const TempDir dir;
+  const auto file = dir.write("keys", line_for(key_one, "ops created=2026-11-27T22:30:00Z"));
+  auto loaded = make_file_key_verifier(file);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const auto before = loaded->verifier->verify(key_one);
+  ASSERT_TRUE(before.has_value());
+  EXPECT_EQ(before->label, "ops");
+  EXPECT_EQ(before->access, ports::KeyAccess::read_write);
+
+  dir.write("keys", "read-only " + line_for(key_one, "ops-readonly"));
+  ASSERT_TRUE(loaded->verifier->reload().has_value());
+  const auto after = loaded->verifier->verify(key_one);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->id, before->id) << "the scope of a key does not follow its label";
+  EXPECT_EQ(after->label, "ops-readonly");
+  EXPECT_EQ(after->access, ports::KeyAccess::read_only);
+}
+
 }  // namespace
 }  // namespace petstore::adapters::auth

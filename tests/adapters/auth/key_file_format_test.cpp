@@ -16,7 +16,8 @@ const std::string hex_a(64, 'a');
 const std::string hex_b = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 std::string line_number_message(std::size_t line) {
-  return "line " + std::to_string(line) + " is not `sha256:<64 lowercase hex digits> [label]`";
+  return "line " + std::to_string(line) +
+         " is not `[read-only] sha256:<64 lowercase hex digits> [label]`";
 }
 
 TEST(KeyDigest, Sha256MatchesTheStandardTestVector) {
@@ -90,6 +91,13 @@ TEST(KeyFileFormat, MalformedLinesFailWithTheirNumberAndNeverTheirText) {
       "sha256:" + hex_a + "#label",            // junk glued to the digest
       "sha256:" + hex_a + " bad\x01label",     // control character in the label
       "sha256:" + hex_a + " " + secret + "\x7f",
+      "read-write sha256:" + hex_a,       // an option this version does not know
+      "readonly sha256:" + hex_a,         // misspelt: refused, never ignored
+      "read-only,admin sha256:" + hex_a,  // one unknown option among known ones
+      "read-only, sha256:" + hex_a,       // an empty option
+      "read-only",                        // options without a digest
+      "read-only:sha256:" + hex_a,        // glued
+      secret + " sha256:" + hex_a,        // a pasted key where options go
   };
   const std::string good_lines = "# header\nsha256:" + hex_b + "\n";
   for (const std::string& bad : bad_lines) {
@@ -147,8 +155,58 @@ TEST(KeyLabel, RefusesWhitespaceControlsNonAsciiAndLongLabels) {
 TEST(KeyFileFormat, FormatsALineWithAndWithoutLabel) {
   const auto digest = parse_hex_digest(hex_b);
   ASSERT_TRUE(digest.has_value());
-  EXPECT_EQ(format_key_line(*digest, ""), "sha256:" + hex_b + "\n");
-  EXPECT_EQ(format_key_line(*digest, "ops"), "sha256:" + hex_b + " ops\n");
+  const auto full = ports::KeyAccess::read_write;
+  EXPECT_EQ(format_key_line(*digest, "", full, ""), "sha256:" + hex_b + "\n");
+  EXPECT_EQ(format_key_line(*digest, "ops", full, ""), "sha256:" + hex_b + " ops\n");
+  EXPECT_EQ(format_key_line(*digest, "ops", full, "2026-11-27T22:30:00Z"),
+            "sha256:" + hex_b + " ops created=2026-11-27T22:30:00Z\n");
+  EXPECT_EQ(format_key_line(*digest, "", ports::KeyAccess::read_only, "2026-11-27T22:30:00Z"),
+            "read-only sha256:" + hex_b + " created=2026-11-27T22:30:00Z\n");
+}
+
+TEST(KeyFileFormat, ReadOnlyBeforeTheDigestLimitsTheKey) {
+  const std::string text =
+      "read-only sha256:" + hex_a + " dashboards\n  read-only,read-only\t sha256:" + hex_b + "\n";
+  const auto parsed = parse_key_file(text);
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().message;
+  ASSERT_EQ(parsed->keys.size(), 2U);
+  EXPECT_EQ(parsed->keys[0].access, ports::KeyAccess::read_only);
+  EXPECT_EQ(parsed->keys[0].label, "dashboards");
+  EXPECT_EQ(parsed->keys[1].access, ports::KeyAccess::read_only);
+  EXPECT_EQ(parsed->keys[1].label, "");
+  const auto plain = parse_key_file("sha256:" + hex_a + " read-only\n");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->keys[0].access, ports::KeyAccess::read_write) << "after the digest: a label";
+  EXPECT_EQ(plain->keys[0].label, "read-only");
+}
+
+TEST(KeyFileFormat, ACreatedTimeIsTheLabelsLastWordOnlyWhenItIsOne) {
+  const std::string text = "sha256:" + hex_a + " ops created=2026-11-27T22:30:00Z\n" +
+                           "sha256:" + hex_b + " created=2026-01-02T03:04:05Z\n";
+  const auto parsed = parse_key_file(text);
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().message;
+  EXPECT_EQ(parsed->keys[0].label, "ops");
+  EXPECT_EQ(parsed->keys[0].created, "2026-11-27T22:30:00Z");
+  EXPECT_EQ(parsed->keys[1].label, "");
+  EXPECT_EQ(parsed->keys[1].created, "2026-01-02T03:04:05Z");
+  // Anything else stays in the label, as a petstore before created= read it.
+  for (const std::string label :
+       {"created=yesterday", "ops created=2026-11-27", "created=2026-11-27T22:30:00Z ops",
+        "ops created=2026-11-27T22:30:00+01:00", "ops created=2026-11-27 22:30:00Z"}) {
+    const auto kept = parse_key_file("sha256:" + hex_a + " " + label + "\n");
+    ASSERT_TRUE(kept.has_value()) << label;
+    EXPECT_EQ(kept->keys[0].label, label);
+    EXPECT_EQ(kept->keys[0].created, "");
+  }
+}
+
+TEST(KeyFileFormat, KeyOfLineFindsTheDigestOfAKeyLineOnly) {
+  EXPECT_EQ(key_of_line("  read-only sha256:" + hex_a + " x created=2026-11-27T22:30:00Z\r"),
+            parse_hex_digest(hex_a));
+  EXPECT_EQ(key_of_line("sha256:" + hex_b), parse_hex_digest(hex_b));
+  EXPECT_EQ(key_of_line("# sha256:" + hex_a), std::nullopt);
+  EXPECT_EQ(key_of_line("   "), std::nullopt);
+  EXPECT_EQ(key_of_line("sha256:" + hex_a.substr(1)), std::nullopt);
 }
 
 RC_GTEST_PROP(KeyFileFormat, FormattedLinesParseBack,
@@ -156,11 +214,19 @@ RC_GTEST_PROP(KeyFileFormat, FormattedLinesParseBack,
   const auto label_gen = rc::gen::container<std::string>(rc::gen::inRange<char>(0x21, 0x7F));
   std::string text;
   std::vector<std::string> labels;
+  std::vector<ports::KeyAccess> accesses;
+  std::vector<std::string> times;
   for (const auto& digest : digests) {
     auto label = *rc::gen::resize(static_cast<int>(max_label_size), label_gen);
     RC_ASSERT(validate_label(label).has_value());
-    text += format_key_line(digest, label);
+    const auto access =
+        *rc::gen::element(ports::KeyAccess::read_write, ports::KeyAccess::read_only);
+    const std::string created =
+        *rc::gen::element(std::string(), std::string("2026-11-27T22:30:00Z"));
+    text += format_key_line(digest, label, access, created);
     labels.push_back(std::move(label));
+    accesses.push_back(access);
+    times.push_back(created);
   }
   const auto parsed = parse_key_file(text);
   RC_ASSERT(parsed.has_value());
@@ -177,6 +243,8 @@ RC_GTEST_PROP(KeyFileFormat, FormattedLinesParseBack,
   for (const KeyEntry& entry : parsed->keys) {
     RC_ASSERT(entry.digest == digests[entry.line - 1]);
     RC_ASSERT(entry.label == labels[entry.line - 1]);
+    RC_ASSERT(entry.access == accesses[entry.line - 1]);
+    RC_ASSERT(entry.created == times[entry.line - 1]);
   }
 }
 

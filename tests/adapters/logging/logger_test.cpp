@@ -25,11 +25,14 @@ using adapters::logging::RequestLine;
 
 RequestLine sample_request() {
   return {"req-1",
+          "4bf92f3577b34da6a3ce929d0e0e4736",
+          "00f067aa0ba902b7",
           "GET",
           "/v1/pets/{petId}",
           "getPet",
           "192.0.2.7",
           "principal-1",
+          "ops team",
           404,
           std::chrono::microseconds(1500),
           61,
@@ -45,11 +48,14 @@ TEST(Logger, JsonRequestLineHasEveryField) {
   EXPECT_EQ(object.at("level"), "info");
   EXPECT_EQ(object.at("event"), "request");
   EXPECT_EQ(object.at("request_id"), "req-1");
+  EXPECT_EQ(object.at("trace_id"), "4bf92f3577b34da6a3ce929d0e0e4736");
+  EXPECT_EQ(object.at("span_id"), "00f067aa0ba902b7");
   EXPECT_EQ(object.at("method"), "GET");
   EXPECT_EQ(object.at("route"), "/v1/pets/{petId}");
   EXPECT_EQ(object.at("operation"), "getPet");
   EXPECT_EQ(object.at("client"), "192.0.2.7");
   EXPECT_EQ(object.at("principal"), "principal-1");
+  EXPECT_EQ(object.at("key"), "ops team");
   EXPECT_EQ(object.at("status").as_int64(), 404);
   EXPECT_DOUBLE_EQ(object.at("duration_ms").to_number<double>(), 1.5);
   EXPECT_EQ(object.at("bytes").as_int64(), 61);
@@ -120,8 +126,10 @@ TEST(Logger, TextLineIsKeyValuePairs) {
   ASSERT_EQ(lines.size(), 2U) << out.str();
   EXPECT_NE(
       lines[0].find(
-          " info request request_id=req-1 method=GET route=/v1/pets/{petId} "
-          "operation=getPet client=192.0.2.7 principal=principal-1 status=404 duration_ms=1.5"),
+          " info request request_id=req-1 trace_id=4bf92f3577b34da6a3ce929d0e0e4736 "
+          "span_id=00f067aa0ba902b7 method=GET route=/v1/pets/{petId} "
+          "operation=getPet client=192.0.2.7 principal=principal-1 key=\"ops team\" status=404 "
+          "duration_ms=1.5"),
       std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("bytes=61"), std::string::npos) << lines[0];

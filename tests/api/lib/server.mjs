@@ -1,6 +1,6 @@
 // Starts the real petstore binary for a test file: memory storage (or LMDB in the test's own
 // directory), any free port, API keys made
-// with `petstore keys new` in a fresh directory. stop() sends SIGTERM and checks the clean exit.
+// with `petstore keys new` in a fresh directory (two that may write, one read-only). stop() sends SIGTERM and checks the clean exit.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import { repoRoot } from './paths.mjs';
 
 export const binary = process.env.PETSTORE_BINARY ?? join(repoRoot, 'build/asan/petstore');
 
-function makeKey(keyFile, label) {
-  return execFileSync(binary, ['keys', 'new', '--api-keys', keyFile, '--label', label], {
+function makeKey(keyFile, label, extra = []) {
+  return execFileSync(binary, ['keys', 'new', '--api-keys', keyFile, '--label', label, ...extra], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
@@ -20,7 +20,7 @@ function makeKey(keyFile, label) {
 export async function startServer({ extraArgs = [], storage = 'memory' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-api-'));
   const keyFile = join(dir, 'api-keys');
-  const keys = [makeKey(keyFile, 'first'), makeKey(keyFile, 'second')];
+  const keys = [makeKey(keyFile, 'first'), makeKey(keyFile, 'second'), makeKey(keyFile, 'reader', ['--read-only'])];
   const storageArgs = storage === 'lmdb' ? ['--storage', 'lmdb', '--data-dir', join(dir, 'data')] : ['--storage', 'memory'];
   const child = spawn(
     binary,
@@ -50,6 +50,7 @@ export async function startServer({ extraArgs = [], storage = 'memory' } = {}) {
     origin,
     key: keys[0],
     otherKey: keys[1],
+    readOnlyKey: keys[2],
     stderr: () => stderr,
     // stdout: everything the server has written there so far (the listening line, then logs).
     stdout: () => stdout,

@@ -163,5 +163,35 @@ TEST_F(RouterAuth, HealthzAnswersOkWithoutAnyKey) {
   EXPECT_TRUE(post.header("Allow"));
 }
 
+// A read-only key (docs/decisions/key-management.md): it may list and get; a create is 403
+// forbidden once the route and method are known, before the body is looked at, and stores nothing.
+TEST_F(RouterAuth, AReadOnlyKeyReadsAndIsForbiddenToCreate) {
+  const std::int64_t id = router_.create("Rex");
+  EXPECT_EQ(router_.send(request("GET", "/v1/pets", test_key_read_only)).status, 200U);
+  EXPECT_EQ(
+      router_.send(request("GET", "/v1/pets/" + std::to_string(id), test_key_read_only)).status,
+      200U);
+  EXPECT_EQ(router_.send(request("HEAD", "/v1/pets", test_key_read_only)).status, 200U);
+  EXPECT_EQ(router_.send(request("GET", "/v1/store/orders", test_key_read_only)).status, 501U);
+  TestRequest wrong_type = post_pet(new_pet_json("Tom"), test_key_read_only);
+  wrong_type.content_type = "text/plain";
+  TestRequest with_query = post_pet(new_pet_json("Tom"), test_key_read_only);
+  with_query.target = "/v1/pets?limit=0";
+  for (const TestRequest& create :
+       {post_pet(new_pet_json("Tom"), test_key_read_only), post_pet("{", test_key_read_only),
+        post_pet(R"({"name":""})", test_key_read_only), wrong_type, with_query}) {
+    const HttpResponse response = router_.send(create);
+    EXPECT_EQ(response.status, 403U) << create.body;
+    EXPECT_TRUE(is_error_body(response.body, 403, "forbidden")) << response.body;
+    EXPECT_NE(response.body.find("read-only"), std::string::npos) << response.body;
+    EXPECT_TRUE(has_v1_headers(response));
+    EXPECT_FALSE(response.header("WWW-Authenticate")) << "known, not unauthenticated";
+  }
+  // Route and method come first: a method the path does not take is 405 for any key.
+  EXPECT_EQ(router_.send(request("POST", "/v1/pets/1", test_key_read_only)).status, 405U);
+  EXPECT_EQ(router_.send(request("DELETE", "/v1/pets", test_key_read_only)).status, 405U);
+  EXPECT_EQ(router_.list_all(), (std::vector<ListedPet>{{id, "Rex"}})) << "nothing was stored";
+}
+
 }  // namespace
 }  // namespace petstore::tests

@@ -20,8 +20,8 @@ namespace {
 using namespace std::chrono_literals;
 
 // ResponseHead: the fields of a response head, but those that differ between two exchanges
-// (Date, X-Request-Id, and Connection, which the second request asks to close), and its status
-// line.
+// (Date, X-Request-Id, traceresponse, and Connection, which the second request asks to close),
+// and its status line.
 struct ResponseHead {
   std::string status_line;
   std::vector<std::pair<std::string, std::string>> fields;
@@ -31,7 +31,8 @@ ResponseHead stable_part(std::string_view status_line,
                          const std::vector<std::pair<std::string, std::string>>& all) {
   ResponseHead head{std::string(status_line), {}};
   for (const auto& [name, value] : all) {
-    if (name != "Date" && name != "X-Request-Id" && name != "Connection") {
+    if (name != "Date" && name != "X-Request-Id" && name != "traceresponse" &&
+        name != "Connection") {
       head.fields.emplace_back(name, value);
     }
   }

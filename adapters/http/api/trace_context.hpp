@@ -1,0 +1,40 @@
+#pragma once
+// The W3C Trace Context of a request (https://www.w3.org/TR/trace-context/, Level 1, section 3):
+// a valid `traceparent` is continued (its trace id and sampled flag kept, its `tracestate` with
+// it); a missing, repeated or malformed one starts a new trace (a new random trace id, flags 00,
+// no tracestate). Either way the request gets a new span id: the service's own span, the parent
+// of what it calls (PostgreSQL). Transport-neutral: the HTTP/1.1 session calls it with the
+// fields it read, and another transport would too.
+
+#include <optional>
+#include <string_view>
+
+#include "ports/trace_context.hpp"
+
+namespace petstore::adapters::http {
+
+// max_tracestate_size: the longest tracestate kept (32 list members of the spec's usual size);
+// a longer one is dropped, as the spec allows a vendor that cannot keep it whole.
+inline constexpr std::size_t max_tracestate_size = 512;
+
+// TraceIds: what a valid traceparent names. Views into the field value.
+struct TraceIds {
+  std::string_view trace_id;   // 32 lowercase hex digits, not all zero
+  std::string_view parent_id;  // 16 lowercase hex digits, not all zero
+  bool sampled = false;        // flag 0x01
+};
+
+// parse_traceparent: the ids of a valid traceparent field value, else nullopt: version `ff`,
+// upper-case or non-hex digits, an all-zero trace or parent id, a version-00 value of another
+// length than 55, or a later version's value shorter than 55 or not followed by '-' (section
+// 3.2.4: a later version is read as 00 where it fits).
+[[nodiscard]] std::optional<TraceIds> parse_traceparent(std::string_view value) noexcept;
+
+// trace_request: the request's trace context from its traceparent (nullopt when absent),
+// whether it was sent more than once, and its tracestate fields joined by commas (nullopt when
+// absent).
+[[nodiscard]] ports::TraceContext trace_request(std::optional<std::string_view> traceparent,
+                                                bool traceparent_repeated,
+                                                std::optional<std::string_view> tracestate);
+
+}  // namespace petstore::adapters::http
