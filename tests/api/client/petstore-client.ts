@@ -30,6 +30,8 @@ function reaction(error: ApiError): string {
       return 'fix the request';
     case 'unauthorized':
       return 'ask for a key';
+    case 'forbidden':
+      return 'ask for a key that may write';
     case 'not_found':
       return 'no such pet';
     case 'method_not_allowed':
