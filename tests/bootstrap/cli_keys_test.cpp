@@ -213,7 +213,7 @@ TEST(CliKeysTest, AReadOnlyKeyReadsAndItsCreateIs403NamedByItsLabelInTheLog) {
   EXPECT_EQ(http_call(served.port(), "POST", "/v1/pets", writer, pet_json("Rex")).status, 201U);
   EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets", reader).status, 200U);
   EXPECT_EQ(http_call(served.port(), "GET", "/v1/pets/1", reader).status, 200U);
-  for (const std::string& body : {pet_json("Tom"), std::string(60 * 1024, '{')}) {
+  for (const std::string& body : {pet_json("Tom"), std::string(std::size_t{60} * 1024, '{')}) {
     const RawResponse refused = http_call(served.port(), "POST", "/v1/pets", reader, body);
     EXPECT_EQ(refused.status, 403U) << refused;
     EXPECT_NE(refused.body.find(R"("code":"forbidden")"), std::string::npos) << refused.body;

@@ -1,7 +1,6 @@
 #include "adapters/http/api/trace_context.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "adapters/http/api/random_hex.hpp"
 
@@ -60,11 +59,11 @@ ports::TraceContext trace_request(std::optional<std::string_view> traceparent,
                                   std::optional<std::string_view> tracestate) {
   ports::TraceContext trace;
   char* out = trace.traceparent.data();
-  std::memcpy(out, "00-", 3);
+  std::copy_n("00-", 3, out);
   const auto ids =
       traceparent && !traceparent_repeated ? parse_traceparent(*traceparent) : std::nullopt;
   if (ids) {
-    std::memcpy(out + 3, ids->trace_id.data(), ids->trace_id.size());
+    std::copy(ids->trace_id.begin(), ids->trace_id.end(), out + 3);
     if (tracestate && is_kept_tracestate(*tracestate)) {
       trace.tracestate.assign(*tracestate);
     }
@@ -77,7 +76,7 @@ ports::TraceContext trace_request(std::optional<std::string_view> traceparent,
   do {
     write_random_hex(out + 36, 8);
   } while (is_all_zero(std::string_view(out + 36, 16)));
-  std::memcpy(out + 52, ids && ids->sampled ? "-01" : "-00", 3);
+  std::copy_n(ids && ids->sampled ? "-01" : "-00", 3, out + 52);
   return trace;
 }
 

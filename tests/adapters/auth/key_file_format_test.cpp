@@ -190,10 +190,12 @@ TEST(KeyFileFormat, ACreatedTimeIsTheLabelsLastWordOnlyWhenItIsOne) {
   EXPECT_EQ(parsed->keys[1].label, "");
   EXPECT_EQ(parsed->keys[1].created, "2026-01-02T03:04:05Z");
   // Anything else stays in the label, as a petstore before created= read it.
-  for (const std::string label :
+  for (const char* label :
        {"created=yesterday", "ops created=2026-11-27", "created=2026-11-27T22:30:00Z ops",
         "ops created=2026-11-27T22:30:00+01:00", "ops created=2026-11-27 22:30:00Z"}) {
-    const auto kept = parse_key_file("sha256:" + hex_a + " " + label + "\n");
+    std::string line = "sha256:" + hex_a;
+    line.append(" ").append(label).append("\n");
+    const auto kept = parse_key_file(line);
     ASSERT_TRUE(kept.has_value()) << label;
     EXPECT_EQ(kept->keys[0].label, label);
     EXPECT_EQ(kept->keys[0].created, "");

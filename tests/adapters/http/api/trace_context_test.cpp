@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -50,9 +51,10 @@ TEST(TraceContext, AValidTraceparentIsContinuedUnderANewSpanOfTheService) {
 }
 
 TEST(TraceContext, ALaterVersionIsReadAsVersion00WhereItFits) {
-  for (const std::string& value :
-       {"01-" + trace_id + "-" + parent_id + "-01", "cc-" + trace_id + "-" + parent_id + "-01",
-        "01-" + trace_id + "-" + parent_id + "-01-what-comes-later"}) {
+  const std::vector<std::string> later{"01-" + trace_id + "-" + parent_id + "-01",
+                                       "cc-" + trace_id + "-" + parent_id + "-01",
+                                       "01-" + trace_id + "-" + parent_id + "-01-what-comes-later"};
+  for (const std::string& value : later) {
     const auto ids = parse_traceparent(value);
     ASSERT_TRUE(ids.has_value()) << value;
     EXPECT_EQ(ids->trace_id, trace_id);
@@ -62,26 +64,27 @@ TEST(TraceContext, ALaterVersionIsReadAsVersion00WhereItFits) {
 
 TEST(TraceContext, MalformedValuesStartANewTraceAndDropTheTracestate) {
   const std::string upper_trace = "4BF92F3577B34DA6A3CE929D0E0E4736";
-  for (const std::string& value : {
-           "ff-" + trace_id + "-" + parent_id + "-01",              // version ff
-           "00-" + std::string(32, '0') + "-" + parent_id + "-01",  // all-zero trace id
-           "00-" + trace_id + "-" + std::string(16, '0') + "-01",   // all-zero parent id
-           "00-" + upper_trace + "-" + parent_id + "-01",           // upper-case trace id
-           "00-" + trace_id + "-00F067AA0BA902B7-01",               // upper-case parent id
-           "0A-" + trace_id + "-" + parent_id + "-01",              // upper-case version
-           "00-" + trace_id + "-" + parent_id + "-0A",              // upper-case flags
-           "00-" + trace_id + "-" + parent_id + "-01-",             // 00 longer than 55
-           "00-" + trace_id + "-" + parent_id + "-1",               // 00 shorter than 55
-           "00-" + trace_id.substr(1) + "-" + parent_id + "-01",    // trace id of 31
-           "00-" + trace_id + "0-" + parent_id + "-01",             // trace id of 33
-           "00-" + trace_id + "-" + parent_id.substr(1) + "-01",    // parent id of 15
-           "01-" + trace_id + "-" + parent_id + "-01x",             // later version, no '-'
-           "00_" + trace_id + "_" + parent_id + "_01",              // wrong separators
-           "0g-" + trace_id + "-" + parent_id + "-01",              // not hex
-           "00-" + trace_id + "-" + parent_id + "-xy",              // flags not hex
-           std::string(),
-           std::string("garbage"),
-       }) {
+  const std::vector<std::string> malformed{
+      "ff-" + trace_id + "-" + parent_id + "-01",              // version ff
+      "00-" + std::string(32, '0') + "-" + parent_id + "-01",  // all-zero trace id
+      "00-" + trace_id + "-" + std::string(16, '0') + "-01",   // all-zero parent id
+      "00-" + upper_trace + "-" + parent_id + "-01",           // upper-case trace id
+      "00-" + trace_id + "-00F067AA0BA902B7-01",               // upper-case parent id
+      "0A-" + trace_id + "-" + parent_id + "-01",              // upper-case version
+      "00-" + trace_id + "-" + parent_id + "-0A",              // upper-case flags
+      "00-" + trace_id + "-" + parent_id + "-01-",             // 00 longer than 55
+      "00-" + trace_id + "-" + parent_id + "-1",               // 00 shorter than 55
+      "00-" + trace_id.substr(1) + "-" + parent_id + "-01",    // trace id of 31
+      "00-" + trace_id + "0-" + parent_id + "-01",             // trace id of 33
+      "00-" + trace_id + "-" + parent_id.substr(1) + "-01",    // parent id of 15
+      "01-" + trace_id + "-" + parent_id + "-01x",             // later version, no '-'
+      "00_" + trace_id + "_" + parent_id + "_01",              // wrong separators
+      "0g-" + trace_id + "-" + parent_id + "-01",              // not hex
+      "00-" + trace_id + "-" + parent_id + "-xy",              // flags not hex
+      std::string(),
+      std::string("garbage"),
+  };
+  for (const std::string& value : malformed) {
     EXPECT_FALSE(parse_traceparent(value).has_value()) << value;
     const auto trace = trace_request(value, false, "congo=t61rcWkgMzE");
     expect_well_formed(trace);

@@ -26,7 +26,7 @@ using adapters::storage::postgres::append_trace_comment;
 
 ports::TraceContext trace_of(std::string_view traceparent, std::string tracestate = {}) {
   ports::TraceContext trace;
-  std::memcpy(trace.traceparent.data(), traceparent.data(), trace.traceparent.size());
+  std::copy_n(traceparent.begin(), trace.traceparent.size(), trace.traceparent.begin());
   trace.tracestate = std::move(tracestate);
   return trace;
 }
