@@ -43,15 +43,16 @@ std::optional<TraceIds> parse_traceparent(std::string_view value) noexcept {
   if (value[2] != '-' || value[35] != '-' || value[52] != '-') {
     return std::nullopt;
   }
-  const TraceIds ids{value.substr(3, 32), value.substr(36, 16), false};
+  const std::string_view trace_id = value.substr(3, 32);
+  const std::string_view parent_id = value.substr(36, 16);
   const std::string_view flags = value.substr(53, 2);
-  if (!is_lower_hex(ids.trace_id) || !is_lower_hex(ids.parent_id) || !is_lower_hex(flags) ||
-      is_all_zero(ids.trace_id) || is_all_zero(ids.parent_id)) {
+  if (!is_lower_hex(trace_id) || !is_lower_hex(parent_id) || !is_lower_hex(flags) ||
+      is_all_zero(trace_id) || is_all_zero(parent_id)) {
     return std::nullopt;
   }
   const char low = flags[1];  // the sampled flag is the low bit of the low digit
   const int low_value = low <= '9' ? low - '0' : low - 'a' + 10;
-  return TraceIds{ids.trace_id, ids.parent_id, (low_value & 1) != 0};
+  return TraceIds{trace_id, parent_id, (low_value & 1) != 0};
 }
 
 ports::TraceContext trace_request(std::optional<std::string_view> traceparent,
