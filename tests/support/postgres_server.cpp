@@ -84,7 +84,9 @@ std::string read_file(const fs::path& file) {
 
 }  // namespace
 
-PostgresServer::PostgresServer() {
+PostgresServer::PostgresServer() : PostgresServer(WithSettings{}) {}
+
+PostgresServer::PostgresServer(WithSettings with) : settings_(std::move(with.settings)) {
   make_dir();
   run_tool({(postgres_bin / "initdb").string(), "-D", data_dir().string(), "-U", "petstore",
             "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"},
@@ -138,10 +140,21 @@ void PostgresServer::start() {
     return;
   }
   // fsync off: the tests stop the server cleanly (which writes everything), never pull its power.
-  pid_ =
-      spawn({(postgres_bin / "postgres").string(), "-D", data_dir().string(), "-k", dir_.string(),
-             "-c", "listen_addresses=", "-c", "fsync=off", "-c", "max_connections=200"},
-            log_file());
+  std::vector<std::string> args{(postgres_bin / "postgres").string(),
+                                "-D",
+                                data_dir().string(),
+                                "-k",
+                                dir_.string(),
+                                "-c",
+                                "listen_addresses=",
+                                "-c",
+                                "fsync=off",
+                                "-c",
+                                "max_connections=200"};
+  for (const auto& setting : settings_) {
+    args.insert(args.end(), {"-c", setting});
+  }
+  pid_ = spawn(args, log_file());
   wait_until_accepting();
 }
 
@@ -171,6 +184,29 @@ void PostgresServer::lose() {
   pid_ = -1;
 }
 
+void PostgresServer::crash() {
+  if (pid_ <= 0) {
+    return;
+  }
+  signal_all(SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  frozen_ = false;
+  pid_ = -1;
+}
+
+int PostgresServer::signal_children(std::string_view title, int signal) const {
+  int signalled = 0;
+  for (const pid_t child : children()) {
+    const std::string command_line =
+        read_file(fs::path("/proc") / std::to_string(child) / "cmdline");
+    if (command_line.find(title) != std::string::npos) {
+      kill(child, signal);
+      ++signalled;
+    }
+  }
+  return signalled;
+}
+
 void PostgresServer::freeze() {
   signal_all(SIGSTOP);
   frozen_ = true;
@@ -184,7 +220,15 @@ void PostgresServer::thaw() {
 }
 
 void PostgresServer::signal_all(int signal) const {
-  std::vector<pid_t> pids{pid_};
+  std::vector<pid_t> pids = children();
+  pids.insert(pids.begin(), pid_);
+  for (const pid_t pid : pids) {
+    kill(pid, signal);
+  }
+}
+
+std::vector<pid_t> PostgresServer::children() const {
+  std::vector<pid_t> pids;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator("/proc", error)) {
     // /proc/PID/stat: "PID (COMM) STATE PPID ...", where COMM may hold spaces and parentheses.
@@ -200,9 +244,7 @@ void PostgresServer::signal_all(int signal) const {
       pids.push_back(static_cast<pid_t>(std::stol(entry.path().filename().string())));
     }
   }
-  for (const pid_t pid : pids) {
-    kill(pid, signal);
-  }
+  return pids;
 }
 
 void PostgresServer::wait_until_accepting() {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
@@ -27,6 +28,12 @@ class PostgresServer {
     const PostgresServer& primary;
   };
   explicit PostgresServer(StandbyOf standby);
+  // A fresh cluster whose server starts with these settings too ("name=value", after the
+  // defaults, so that they win: "fsync=on" say).
+  struct WithSettings {
+    std::vector<std::string> settings;
+  };
+  explicit PostgresServer(WithSettings with);
 
   // url: a libpq URI of `database` on this server (user petstore, no password needed).
   [[nodiscard]] std::string url(const std::string& database) const;
@@ -37,8 +44,16 @@ class PostgresServer {
   void stop();
   void start();
   [[nodiscard]] bool running() const { return pid_ > 0; }
+  // postmaster: the server's PID (-1 while it is stopped).
+  [[nodiscard]] pid_t postmaster() const { return pid_; }
   // lose: an immediate stop (SIGQUIT), as a crash would do: no checkpoint, no clean handover.
   void lose();
+  // crash: SIGKILL to the postmaster and every process it started at once, as the kernel's OOM
+  // killer or a power cut would end them: WAL not yet written from shared memory is gone.
+  void crash();
+  // signal_children: `signal` to each process the postmaster started whose title holds
+  // `title` ("walwriter", say); how many there were.
+  int signal_children(std::string_view title, int signal) const;
   // freeze: SIGSTOP to the postmaster and every backend: a server that hangs without closing
   // anything (new connections wait in its backlog). thaw: SIGCONT to them all. stop() and lose()
   // thaw a frozen server first.
@@ -69,8 +84,11 @@ class PostgresServer {
 
   // signal_all: `signal` to the postmaster and each process it started.
   void signal_all(int signal) const;
+  // children: the processes the postmaster started.
+  [[nodiscard]] std::vector<pid_t> children() const;
 
   std::filesystem::path dir_;
+  std::vector<std::string> settings_;
   pid_t pid_ = -1;
   bool frozen_ = false;
   int next_database_ = 0;

@@ -209,6 +209,11 @@ void Connection::finish_front_work() {
   results_.clear();
   auto error = std::move(front_error_);
   front_error_.reset();
+  auto warning = std::exchange(front_warning_, std::nullopt);
+  if (!error && warning && work.is_commit && work.in_doubt) {
+    work.in_doubt(std::move(results), "a warning during its commit: " + *warning);
+    return;
+  }
   if (!error) {
     work.finish(std::move(results));
     return;
@@ -272,6 +277,18 @@ void Connection::fail(const std::string& reason, bool silent) {
     work.finish(unavailable("the database connection was lost", reason));
   }
   host_.connection_lost(*this, reason, silent);
+}
+
+void Connection::on_notice(void* self, const PGresult* notice) {
+  auto& connection = *static_cast<Connection*>(self);
+  const char* severity = PQresultErrorField(notice, PG_DIAG_SEVERITY_NONLOCALIZED);
+  if (severity == nullptr || std::string_view(severity) != "WARNING" || connection.works_.empty() ||
+      !connection.works_.front().is_commit) {
+    return;
+  }
+  const char* message = PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY);
+  connection.front_warning_ =
+      redacted(message != nullptr ? message : "", connection.target_.password);
 }
 
 std::string Connection::libpq_error() const {

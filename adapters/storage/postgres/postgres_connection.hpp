@@ -6,8 +6,8 @@
 // on for its session, then runs Work in pipeline mode: every statement of the works it is handed
 // goes out at once, and results are read as the socket delivers them. A lost connection fails
 // its works with unavailable (but a create batch whose COMMIT was answered is done, and one whose
-// COMMIT's answer never came goes to its in_doubt handler), tells its host, and reconnects by
-// itself.
+// COMMIT's answer never came goes to its in_doubt handler, as does one that drew a WARNING), tells
+// its host, and reconnects by itself.
 
 #include <chrono>
 #include <cstddef>
@@ -101,6 +101,10 @@ class Connection final : public LoopClient {
   // fail: the open connection is lost for `reason` (before it is up: the host failed instead).
   void fail(const std::string& reason, bool silent = false);
   [[nodiscard]] std::string libpq_error() const;
+  // on_notice: libpq's notice receiver. A WARNING while a commit work is answered puts that
+  // work in doubt: a COMMIT whose wait for the synchronous standbys was cut short (a cancel, a
+  // statement_timeout) commits on the primary only, warns, and still answers COMMIT.
+  static void on_notice(void* self, const PGresult* notice);
 
   ConnectionHost& host_;
   EventLoop& loop_;
@@ -118,6 +122,7 @@ class Connection final : public LoopClient {
   std::size_t statement_index_ = 0;
   std::vector<ResultPtr> results_;
   std::optional<domain::Error> front_error_;
+  std::optional<std::string> front_warning_;  // a WARNING while a commit work was answered
   std::optional<std::string> setup_refused_;  // why the server refused the session's set-up
 };
 

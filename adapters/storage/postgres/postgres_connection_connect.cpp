@@ -66,6 +66,7 @@ void Connection::continue_connect() {
     host_failed(libpq_error());
     return;
   }
+  PQsetNoticeReceiver(conn_.get(), &Connection::on_notice, this);
   state_ = State::setting_up;
   // Whatever the server's or the role's default: a create is acknowledged only once durable. And
   // the server's identity, which replica checks compare (postgres_replica_proof.hpp).
@@ -93,6 +94,7 @@ void Connection::forget_session() {
   statement_index_ = 0;
   results_.clear();
   front_error_.reset();
+  front_warning_.reset();
   failed_since_up_ = true;
 }
 

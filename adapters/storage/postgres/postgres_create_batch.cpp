@@ -30,9 +30,18 @@ constexpr const char* create_sql =
     "FROM petstore.create_pets($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 // Read right after BEGIN and sent back at once (a flush), so that a batch whose COMMIT's answer
 // is lost can be resolved: its transaction's id, and the counter's next_id without the lock (a
-// lower bound of the ids the batch takes under it).
+// lower bound of the ids the batch takes under it), moved past a lost server's ids first when
+// this server is a new incarnation (postgres_incarnation.hpp). The batch commits without waiting
+// for its flush, so that the counter row's lock is let go before it.
 constexpr const char* identity_sql =
-    "SELECT pg_current_xact_id()::text, (SELECT next_id FROM petstore.id_counter)";
+    "SELECT pg_current_xact_id()::text, petstore.open_incarnation(), "
+    "set_config('synchronous_commit', 'off', true)";
+// The flush barrier after the batch's COMMIT, in the session's synchronous commit: a transaction
+// that writes WAL (a logical message: one with only an id writes a commit record that is never
+// flushed) commits only once its record, and so the batch's before it, is flushed and on the
+// synchronous standbys. Barriers of every session wait together: one flush serves them all.
+constexpr const char* barrier_sql = "SELECT pg_logical_emit_message(true, 'petstore', '')";
+constexpr std::size_t create_statement_index = 2;
 
 // BatchState: a create batch until it is answered, by its work's finish or by its resolution.
 struct BatchState {
@@ -118,6 +127,9 @@ Work create_batch_work(std::vector<PendingCreate> batch,
   work.statements.push_back(Statement{identity_sql, {}, true});  // sent back at once
   work.statements.push_back(create_statement(batch));
   work.statements.push_back(Statement{"COMMIT", {}});
+  work.statements.push_back(Statement{"BEGIN", {}});
+  work.statements.push_back(Statement{barrier_sql, {}});
+  work.statements.push_back(Statement{"COMMIT", {}});
   // Shared by finish and in_doubt: whichever runs first answers the batch.
   auto state = std::make_shared<BatchState>(BatchState{std::move(batch), std::move(after)});
   work.finish = [state](WorkResults results) {
@@ -132,7 +144,7 @@ Work create_batch_work(std::vector<PendingCreate> batch,
       if (!results) {
         creates[at].done(results.error());
       } else {
-        creates[at].done(outcome_of((*results)[2].get(), i, rows));  // create_pets
+        creates[at].done(outcome_of((*results)[create_statement_index].get(), i, rows));
       }
     }
     state->after(creates.size());

@@ -1,7 +1,9 @@
 #pragma once
-// A create batch as one pipelined transaction: BEGIN, its identity (for a COMMIT whose answer is
-// lost), one petstore.create_pets call, COMMIT; and the answer of each of its creates, from the
-// work's finish or, when the COMMIT's answer was lost, from the CommitResolver.
+// A create batch as one pipelined work: a transaction (BEGIN, its identity for a COMMIT whose
+// answer is lost, one petstore.create_pets call, COMMIT without waiting for the flush), then a
+// flush barrier (a synchronous commit that writes WAL); and the answer of each of its creates,
+// from the work's finish once the barrier committed or, when an answer was lost, from the
+// CommitResolver.
 
 #include <chrono>
 #include <cstddef>
@@ -26,9 +28,11 @@ class CommitResolver;
 // create_batch_work: one transaction for `batch`: BEGIN, its transaction's id and the counter's
 // value (answered at once), one petstore.create_pets call for the whole batch (its idempotency
 // records and a bounded prune of expired ones first, then the counter row's lock, the ids and the
-// pets), COMMIT. Each `done` runs only after the COMMIT succeeded (or with the error that stopped
-// the transaction), then `after` runs; when the connection is lost before the COMMIT's answer,
-// `after` runs at once and `resolver` learns the outcome and answers the creates.
+// pets), COMMIT (the lock let go before the flush); then the barrier's transaction. Each `done`
+// runs only after the barrier committed, so once the batch is flushed and on the synchronous
+// standbys (or with the error that stopped the work), then `after` runs; when the connection is
+// lost before the barrier's answer, `after` runs at once and `resolver` learns the outcome (and
+// runs a barrier of its own) and answers the creates.
 [[nodiscard]] Work create_batch_work(std::vector<PendingCreate> batch,
                                      std::function<void(std::size_t creates)> after,
                                      CommitResolver& resolver);

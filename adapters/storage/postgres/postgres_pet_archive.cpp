@@ -137,8 +137,10 @@ class PostgresPetArchive final : public ports::PetArchive {
     if (auto begun = db.run("BEGIN"); !begun) {
       return begun.error();
     }
-    // The counter row first: creates of every instance wait until this commits.
-    auto counter = db.run("SELECT next_id FROM petstore.id_counter FOR UPDATE");
+    // The counter row first: creates of every instance wait until this commits. A new
+    // incarnation moves it past a lost server's ids first (postgres_incarnation.hpp).
+    auto counter = db.run(
+        "SELECT petstore.open_incarnation(); SELECT next_id FROM petstore.id_counter FOR UPDATE");
     if (!counter) {
       return counter.error();
     }

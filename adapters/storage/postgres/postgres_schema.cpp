@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_create_pets.hpp"
+#include "adapters/storage/postgres/postgres_incarnation.hpp"
 #include "adapters/storage/postgres/postgres_session.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -134,8 +135,8 @@ $fn$;
 )sql";
 
 // migrations[v]: from version v to v + 1.
-constexpr std::array<const char*, schema_version> migrations{version_1, version_2,
-                                                             create_pets_migration};
+constexpr std::array<const char*, schema_version> migrations{
+    version_1, version_2, create_pets_migration, incarnation_migration};
 
 // Another instance that holds the lock is migrating: this attempt gives way and is tried again
 // later, rather than waiting on the server for a lock whose holder may never let go.

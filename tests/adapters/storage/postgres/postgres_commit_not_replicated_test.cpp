@@ -1,6 +1,7 @@
-// A create batch whose backend is terminated while its COMMIT waits for a synchronous standby
-// (as a fast shutdown of the primary does): the commit is written on the primary only, so
-// pg_xact_status says "committed", yet a failover would lose the pet. Its resolution must not
+// A create batch whose backend is terminated, or whose statement is cancelled, while its flush
+// barrier's COMMIT waits for a synchronous standby (as a fast shutdown of the primary, an operator
+// or a statement_timeout does): the commit is written on the primary only, so pg_xact_status says
+// "committed", yet a failover would lose the pet. Its resolution must not
 // answer 201 until the standbys have it: with no standby answering before the deadline, the create
 // is answered unavailable; a retry with its key, once the standbys are back, returns the one pet.
 
@@ -47,7 +48,18 @@ void set_standbys(const PostgresServer& server, const std::string& database,
   FAIL() << "synchronous_standby_names never became '" << names << "'";
 }
 
-TEST(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsResolution) {
+// How the wait for the standby is cut short: the backend terminated (a fast shutdown does that to
+// every backend), or its statement cancelled (an operator's pg_cancel_backend, a statement_timeout
+// on the role), after which PostgreSQL warns and answers the COMMIT as if it had succeeded.
+class PostgresCommitNotReplicated : public testing::TestWithParam<const char*> {};
+
+INSTANTIATE_TEST_SUITE_P(CutShortBy, PostgresCommitNotReplicated,
+                         testing::Values("pg_terminate_backend", "pg_cancel_backend"),
+                         [](const testing::TestParamInfo<const char*>& cut) {
+                           return std::string(cut.param).substr(3);  // without "pg_"
+                         });
+
+TEST_P(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsResolution) {
   PostgresServer server;  // its own: the standby setting is the whole server's
   const std::string database = server.create_database();
   std::mutex mutex;
@@ -75,7 +87,7 @@ TEST(PostgresCommitNotReplicated, ACommitOnThePrimaryOnlyIsNotAcknowledgedByItsR
   std::thread create([&] { answer = create_now(*repository, {new_pet("Local"), key, test_now}); });
   const std::string pid = waiting_backend(watcher.get(), "wait_event = 'SyncRep'", 10s);
   ASSERT_FALSE(pid.empty()) << "the batch's COMMIT never waited for a standby";
-  (void)first_value(watcher.get(), "SELECT pg_terminate_backend(" + pid + ")");
+  (void)first_value(watcher.get(), std::string("SELECT ") + GetParam() + "(" + pid + ")");
   create.join();
 
   ASSERT_FALSE(answer.has_value()) << "a pet on the primary only was acknowledged";

@@ -23,6 +23,8 @@
 #include "support/postgres_hooks.hpp"
 #include "support/postgres_server.hpp"
 
+#include "postgres_schema_steps.hpp"
+
 namespace petstore::tests {
 namespace {
 
@@ -134,19 +136,21 @@ void run_sql(const std::string& url, const std::string& sql) {
   PQfinish(conn);
 }
 
-// A database as version 2 left it: the schema migrated, then create_pets dropped and the
-// version set back; version 2's create_pet (kept by version 3) stores two pets, one keyed.
+// A database as version 2 left it: the schema migrated, then version 4's objects and create_pets
+// dropped and the version set back; version 2's create_pet (kept by version 3) stores two pets,
+// one keyed.
 TEST(PostgresCreateBatch, AVersionTwoDatabaseIsMigratedAndItsKeysStillReplay) {
   auto& server = shared_postgres_server();
   const std::string url = server.url(server.create_database());
   {
-    const auto first = open_repository(url);  // creates the schema, version 3
+    const auto first = open_repository(url);  // creates the schema, version 4
   }
   const auto stamp = std::to_string(
       std::chrono::duration_cast<std::chrono::nanoseconds>(test_now.time_since_epoch()).count());
   run_sql(url,
-          "DROP FUNCTION petstore.create_pets; UPDATE petstore.schema_version SET version = 2; "
-          "SELECT petstore.create_pet('Old', 1, 'available', 'scope', 'old', " +
+          std::string(version_4_undone) +
+              "DROP FUNCTION petstore.create_pets; UPDATE petstore.schema_version SET version = 2; "
+              "SELECT petstore.create_pet('Old', 1, 'available', 'scope', 'old', " +
               stamp + ", 0); SELECT petstore.create_pet('Older', 2, 'sold', NULL, NULL, " + stamp +
               ", 0)");
   const auto repository = open_repository(url);
