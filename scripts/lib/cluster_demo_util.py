@@ -1,12 +1,16 @@
 """Small helpers for scripts/cluster-demo, standard library only (Debian's python3):
   ports N                 N free TCP ports on 127.0.0.1, one a line
   wait URL STATUS SECS    waits until GET URL answers STATUS (exit 1 when SECS pass first)
-  replica-share URL...    the share of reads replicas served, from each instance's /metrics
+  replica-share [--since FILE] URL...
+                          the share of reads replicas served, from each instance's /metrics
+                          (since the counts that replica-counts wrote into FILE)
+  replica-counts URL...   those counts now, as JSON, for replica-share --since
   post URL [USER:PASS]    prints the status of an empty POST to URL (Basic auth with USER:PASS)
   post-json URL USER:PASS JSON
                           POSTs JSON with Basic auth; prints the status and the answer
 """
 import base64
+import json
 import re
 import socket
 import sys
@@ -87,12 +91,18 @@ def read_counts(urls):
     return (replica, primary) if seen else None
 
 
-def replica_share(urls):
+def replica_share(urls, since=None):
     counts = read_counts(urls)
     if counts is None:
         print("n/a (no instance reads from replicas)")
         return
     replica, primary = counts
+    if since is not None:
+        with open(since) as f:
+            before = json.load(f)
+        replica -= before["replica"]
+        primary = {reason: count - before["primary"].get(reason, 0)
+                   for reason, count in primary.items()}
     total = replica + sum(primary.values())
     if total == 0:
         print("n/a (no reads counted in /metrics)")
@@ -115,8 +125,15 @@ def main(argv):
         status, answer = post(argv[1], argv[2], argv[3].encode())
         print(status, answer.strip())
         return 0
+    if argv[:3] and argv[0] == "replica-share" and argv[1:2] == ["--since"] and len(argv) >= 4:
+        replica_share(argv[3:], argv[2])
+        return 0
     if argv[:1] == ["replica-share"] and len(argv) >= 2:
         replica_share(argv[1:])
+        return 0
+    if argv[:1] == ["replica-counts"] and len(argv) >= 2:
+        counts = read_counts(argv[1:]) or (0, {})
+        print(json.dumps({"replica": counts[0], "primary": counts[1]}))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

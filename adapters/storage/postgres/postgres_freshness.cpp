@@ -1,5 +1,7 @@
 #include "adapters/storage/postgres/postgres_freshness.hpp"
 
+#include <array>
+#include <cctype>
 #include <charconv>
 
 namespace petstore::adapters::storage::postgres {
@@ -31,6 +33,25 @@ std::optional<Lsn> parse_lsn(std::string_view text) {
     return std::nullopt;
   }
   return (Lsn{*high} << 32U) | *low;
+}
+
+std::string format_lsn(Lsn lsn) {
+  constexpr int half = 32;
+  constexpr int base = 16;
+  std::array<char, 8> high{};  // a 32-bit half in hex
+  std::array<char, 8> low{};
+  const auto high_end = std::to_chars(high.data(), high.data() + high.size(),
+                                      static_cast<std::uint32_t>(lsn >> half), base)
+                            .ptr;
+  const auto low_end =
+      std::to_chars(low.data(), low.data() + low.size(), static_cast<std::uint32_t>(lsn), base).ptr;
+  std::string text(high.data(), high_end);
+  text += '/';
+  text.append(low.data(), low_end);
+  for (auto& digit : text) {
+    digit = static_cast<char>(std::toupper(static_cast<unsigned char>(digit)));
+  }
+  return text;
 }
 
 ReplicaVerdict judge_replica(std::optional<Lsn> replayed, Lsn required) {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -22,6 +23,8 @@ using Lsn = std::uint64_t;
 
 // parse_lsn: the position in pg_lsn's text form; nullopt for anything else (NULL included).
 [[nodiscard]] std::optional<Lsn> parse_lsn(std::string_view text);
+// format_lsn: pg_lsn's text form of `lsn` (upper-case hex, as PostgreSQL writes it).
+[[nodiscard]] std::string format_lsn(Lsn lsn);
 
 // ReplicaVerdict: whether a read on a replica whose replay position was `replayed` (read in an
 // EARLIER statement than the read's own, so before the read's snapshot) is fresh for `required`.

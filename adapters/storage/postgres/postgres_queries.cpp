@@ -67,6 +67,7 @@ Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {
   Work work;
   work.statements.push_back(Statement{get_sql, {std::to_string(id.value)}});
   append_trace_comment(work.statements.back().sql, done.trace());
+  work.rows_bounding = 1;  // the pet found
   work.finish = [done = std::move(done)](WorkResults results) mutable {
     if (!results) {
       done(results.error());
@@ -94,6 +95,7 @@ Work list_work(const ports::PetQuery& query, ports::PetRepository::ListDone done
         Statement{list_sql, {std::to_string(after), std::to_string(limit + 1)}});
   }
   append_trace_comment(work.statements.back().sql, done.trace());
+  work.rows_bounding = static_cast<int>(limit) + 1;  // the page and the next match
   work.finish = [done = std::move(done), limit](WorkResults results) mutable {
     if (!results) {
       done(results.error());

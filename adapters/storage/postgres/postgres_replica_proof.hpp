@@ -61,11 +61,12 @@ inline constexpr const char* position_sql =
 // 2); nullopt for anything else.
 [[nodiscard]] std::optional<std::uint32_t> timeline_of_wal_file(std::string_view name);
 
-// replay_sql: a replica's replay position (NULL on a server never in recovery), read before the
-// read's snapshot; proving_replay_sql adds what the replica must prove. The timeline is the WAL
+// proving_replay_sql: a replica's replay position (NULL on a server never in recovery), read
+// before the read's snapshot, and what the replica must prove (a trusted replica's statement
+// waits instead: postgres_replay_wait.hpp). It reads nothing of the petstore schema, so that a
+// server of another cluster or database is told apart, not failed. The timeline is the WAL
 // receiver's (needs pg_read_all_stats, else NULL) or, failing that, the last restartpoint's:
 // either is on the replica's replay history, so a match proves it follows the primary's.
-inline constexpr const char* replay_sql = "SELECT pg_last_wal_replay_lsn()";
 inline constexpr const char* proving_replay_sql =
     "SELECT pg_last_wal_replay_lsn(), pg_is_in_recovery(), "
     "current_setting('petstore.system_identifier', true), "

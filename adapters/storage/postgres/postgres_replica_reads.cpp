@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "adapters/storage/postgres/postgres_replay_wait.hpp"
+
 namespace petstore::adapters::storage::postgres {
 namespace {
 
@@ -31,74 +33,26 @@ std::optional<Lsn> first_lsn(const PGresult* result) {
 
 }  // namespace
 
-// PoolWatcher: a replica's pool reports its connections' changes, for the log and so that the
-// replica proves its history again; its availability is no part of readiness.
-class ReplicaReads::PoolWatcher final : public PostgresObserver {
- public:
-  PoolWatcher(ReplicaReads& reads, std::size_t index, std::string description)
-      : reads_(reads), index_(index), description_(std::move(description)) {}
-
-  // PostgresObserver
-  void connect_failed(std::string_view /*host*/, std::string_view reason) override {
-    reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(description_, reason);
-  }
-  // PostgresObserver
-  void connection_lost(std::string_view /*host*/, std::string_view reason) override {
-    reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(description_, reason);
-  }
-  // PostgresObserver
-  void connection_restored(std::string_view /*host*/) override {
-    reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(description_, "");
-  }
-  // PostgresObserver: a new connection, made for the first time, is a change too.
-  void pool_changed(std::size_t open, std::size_t /*in_use*/) override {
-    if (open != open_) {
-      open_ = open;
-      reads_.connections_changed(index_);
+void ReplicaReads::read(Work work) {
+  if (work.rows_bounding > 0) {
+    int picked = -1;
+    std::uint64_t connections = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      picked = pick_trusted_locked(Clock::now());
+      if (picked >= 0) {
+        connections = replicas_[static_cast<std::size_t>(picked)].connections;
+      }
+    }
+    if (picked >= 0) {
+      alone_to_replica(std::move(work), static_cast<std::size_t>(picked), connections);
+      return;
     }
   }
-
- private:
-  ReplicaReads& reads_;
-  std::size_t index_;
-  std::string description_;
-  std::size_t open_ = 0;  // only ever read and written under the pool's lock
-};
-
-ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
-                           std::size_t pool_size, PostgresObserver& observer)
-    : primary_(primary), observer_(observer) {
-  // Every replica is in place before the first pool starts, since a pool reports at once.
-  replicas_.resize(replicas.size());
-  for (std::size_t i = 0; i < replicas.size(); ++i) {
-    replicas_[i].description = replicas[i].description;
-    replicas_[i].watcher = std::make_unique<PoolWatcher>(*this, i, replicas[i].description);
-  }
-  for (std::size_t i = 0; i < replicas.size(); ++i) {
-    PoolSettings settings;
-    settings.target = std::move(replicas[i].target);
-    settings.size = std::max<std::size_t>(1, pool_size);
-    settings.loops = std::min<std::size_t>(settings.size, 2);
-    settings.observer = replicas_[i].watcher.get();
-    settings.schema_ready = true;  // the primary's schema, replicated
-    settings.ticked = i == 0 ? &gathering_ : nullptr;
-    replicas_[i].pool = std::make_unique<Pool>(std::move(settings));
-  }
+  to_position(std::move(work));
 }
 
-ReplicaReads::~ReplicaReads() { close(); }
-
-void ReplicaReads::close() {
-  gathering_.close();
-  for (auto& replica : replicas_) {
-    replica.pool->close();  // the first one's loop, which ticks the gathering, is joined here
-  }
-}
-
-void ReplicaReads::read(Work work) {
+void ReplicaReads::to_position(Work work) {
   const char* reason = "no_replica";
   bool usable = false;
   {
@@ -143,6 +97,61 @@ int ReplicaReads::pick_locked(Clock::time_point now, const char*& reason) {
   return -1;
 }
 
+int ReplicaReads::pick_trusted_locked(Clock::time_point now) {
+  if (!primary_history_ || now - history_seen_at_ > history_life) {
+    return -1;
+  }
+  for (std::size_t tried = 0; tried < replicas_.size(); ++tried) {
+    const std::size_t index = next_++ % replicas_.size();
+    const auto& replica = replicas_[index];
+    if (why_unusable(replica, now) == nullptr && replica.trusted_for == primary_history_) {
+      return static_cast<int>(index);
+    }
+  }
+  return -1;
+}
+
+void ReplicaReads::alone_to_replica(Work work, std::size_t index, std::uint64_t connections) {
+  const auto now = Clock::now();
+  Work sent;
+  sent.statements.reserve(work.statements.size() + 2);
+  sent.statements.push_back(Statement{begin_sql, {}});
+  sent.statements.insert(sent.statements.end(), work.statements.begin(), work.statements.end());
+  sent.statements.push_back(Statement{commit_sql, {}});
+  const auto left = std::max(work.deadline - now, Clock::duration::zero());
+  sent.deadline = now + std::min<Clock::duration>(left / 2, most_replica_wait);
+  auto& pool = *replicas_[index].pool;
+  sent.finish = [this, index, connections, work = std::move(work)](WorkResults results) mutable {
+    alone_answered(std::move(work), index, connections, std::move(results));
+  };
+  pool.read(std::move(sent));
+}
+
+void ReplicaReads::alone_answered(Work work, std::size_t index, std::uint64_t connections,
+                                  WorkResults results) {
+  const auto now = Clock::now();
+  bool same_server = false;
+  {
+    const std::lock_guard lock(mutex_);
+    auto& replica = replicas_[index];
+    same_server = replica.connections == connections;
+    if (!results && now < work.deadline) {
+      replica.down_until = now + down_pause;
+    }
+  }
+  if (results && same_server && PQntuples((*results)[1].get()) >= work.rows_bounding) {
+    auto& all = *results;
+    std::vector<ResultPtr> own(
+        std::make_move_iterator(all.begin() + 1),
+        std::make_move_iterator(all.begin() + 1 +
+                                static_cast<std::ptrdiff_t>(work.statements.size())));
+    observer_.read_served(true, "");
+    work.finish(std::move(own));
+    return;
+  }
+  to_position(std::move(work));  // not whole by itself: the replica must prove its replay
+}
+
 void ReplicaReads::query_position() {
   observer_.position_queried();
   primary_.read(Work{{Statement{position_sql, {}}},
@@ -154,21 +163,25 @@ void ReplicaReads::position_answered(const WorkResults& results) {
   auto decoded = results ? decode_position((*results)[0].get()) : std::nullopt;
   const auto required =
       decoded ? std::make_shared<const PrimaryPosition>(std::move(*decoded)) : nullptr;
+  if (required) {
+    const std::lock_guard lock(mutex_);
+    primary_history_ = required->history;
+    history_seen_at_ = Clock::now();
+  }
   auto waiters = gathering_.answered();
-  const auto catch_up_until = Clock::now() + max_catch_up;
   for (auto& work : waiters) {
     if (required) {
-      to_replica(std::move(work), required, catch_up_until);
+      to_replica(std::move(work), required);
     } else {
       to_primary(std::move(work), "position_unknown");
     }
   }
 }
 
-void ReplicaReads::to_replica(Work work, Required required, Clock::time_point catch_up_until) {
+void ReplicaReads::to_replica(Work work, Required required, bool again) {
   const auto now = Clock::now();
   const char* reason = "no_replica";
-  Attempt attempt{0, std::move(required), catch_up_until, false, 0};
+  Attempt attempt{0, std::move(required), false, again, 0};
   {
     const std::lock_guard lock(mutex_);
     const int picked = pick_locked(now, reason);
@@ -187,11 +200,19 @@ void ReplicaReads::to_replica(Work work, Required required, Clock::time_point ca
   }
   Work sent;
   sent.statements.reserve(work.statements.size() + statements_before_read + 1);
+  const auto left = std::max(work.deadline - now, Clock::duration::zero());
+  const auto wait = std::min<Clock::duration>(max_catch_up, left / 4);
   sent.statements.push_back(Statement{begin_sql, {}});
-  sent.statements.push_back(Statement{attempt.proving ? proving_replay_sql : replay_sql, {}});
+  if (attempt.proving) {
+    sent.statements.push_back(Statement{proving_replay_sql, {}});
+  } else {
+    sent.statements.push_back(Statement{
+        replay_wait_sql,
+        {format_lsn(attempt.required->flush),
+         std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(wait).count())}});
+  }
   sent.statements.insert(sent.statements.end(), work.statements.begin(), work.statements.end());
   sent.statements.push_back(Statement{commit_sql, {}});
-  const auto left = std::max(work.deadline - now, Clock::duration::zero());
   sent.deadline = now + std::min<Clock::duration>(left / 2, most_replica_wait);
   auto& pool = *replicas_[attempt.index].pool;
   sent.finish = [this, attempt = std::move(attempt),
@@ -217,8 +238,9 @@ void ReplicaReads::replica_answered(Work work, const Attempt& attempt, WorkResul
     return;
   }
   const auto now = Clock::now();
-  if (verdict == ReplicaVerdict::lagging && now < attempt.catch_up_until && now < work.deadline) {
-    to_replica(std::move(work), attempt.required, attempt.catch_up_until);  // it replays meanwhile
+  if (verdict == ReplicaVerdict::lagging && attempt.proving && !attempt.again &&
+      now < work.deadline) {
+    to_replica(std::move(work), attempt.required, true);  // proved: now it waits there
     return;
   }
   // A read that ran out of its own time says nothing about the replica: only the primary's
@@ -231,49 +253,6 @@ void ReplicaReads::replica_answered(Work work, const Attempt& attempt, WorkResul
   }
   to_primary(std::move(work),
              verdict == ReplicaVerdict::lagging ? "replica_lagging" : "replica_down");
-}
-
-bool ReplicaReads::proved(const Attempt& attempt, const PGresult* facts) {
-  const auto decoded = decode_replica_facts(facts);
-  const auto judgement =
-      decoded ? judge_history(*decoded, attempt.required->history)
-              : ReplicaJudgement{ReplicaRefusal::other_cluster,
-                                 "its identity could not be read (the role may not read "
-                                 "pg_control_system(), or the answer had another shape)"};
-  bool report_refusal = false;
-  bool report_trust = false;
-  {
-    const std::lock_guard lock(mutex_);
-    auto& replica = replicas_[attempt.index];
-    if (replica.connections != attempt.connections) {
-      return !judgement.refusal;  // its connections changed meanwhile: this answer proves no more
-    }
-    if (judgement.refusal) {
-      report_refusal = replica.refused != judgement.refusal;
-      replica.refused = judgement.refusal;
-      replica.trusted_for.reset();
-    } else {
-      report_trust = replica.refused.has_value() || !replica.trusted_for;
-      replica.refused.reset();
-      replica.trusted_for = attempt.required->history;
-    }
-  }
-  const auto& description = replicas_[attempt.index].description;
-  if (report_refusal) {
-    observer_.replica_refused(description, *judgement.refusal, judgement.detail);
-  }
-  if (report_trust) {
-    observer_.replica_trusted(description);
-  }
-  return !judgement.refusal;
-}
-
-void ReplicaReads::connections_changed(std::size_t index) {
-  const std::lock_guard lock(mutex_);
-  if (index < replicas_.size()) {
-    ++replicas_[index].connections;
-    replicas_[index].trusted_for.reset();
-  }
 }
 
 void ReplicaReads::to_primary(Work work, const char* reason) {

@@ -1,16 +1,21 @@
 #pragma once
 // ReplicaReads: routes the repository's gets and lists to replicas when that keeps them fresh
-// (postgres_freshness.hpp), else to the primary. Each read joins a batch waiting for the
+// (postgres_freshness.hpp), else to the primary. A read whose answer can show that it is whole
+// (Work::rows_bounding: a page with the row after it, a pet found) goes to a trusted replica
+// first, with no position at all; an answer that shows it, the replica's answer is the primary's
+// too. Any other read, and one whose answer did not show it, joins a batch waiting for the
 // primary's flushed WAL position and history (one query per batch, gathered by
-// PositionGathering); then one pipeline on a replica checks the replica's replay position in a
-// statement before the read's own (so before its snapshot) and reads. A replica serves only once
+// PositionGathering); then one pipeline on a replica waits there until the replica has replayed
+// that position (at most max_catch_up: petstore.replay_reaches, postgres_replay_wait.hpp) in a
+// statement before the read's own (so before its snapshot), and reads. A replica serves only once
 // it has proved that it replays the primary's history (postgres_replica_proof.hpp): the check
-// rides in that statement until it passes, and is asked again after any change of the replica's
-// connections or of the primary's history. A replica behind is asked again for a moment
-// (max_catch_up), then the primary serves; a replica that fails (down, silent) or is refused is
-// left alone for down_pause, one that could not catch up for lagging_pause, and meanwhile its
-// reads go straight to the primary. Thread-safe; answers run on the adapter's loop threads. It has
-// no thread of its own: the first replica's pool's loop paces the gathering of position queries.
+// rides in that statement, without the wait, until it passes, and is asked again after any change
+// of the replica's connections or of the primary's history; a proved replica found behind is
+// asked again at once, with the wait. A replica still behind after the wait leaves the read to the
+// primary; a replica that fails (down, silent) or is refused is left alone for down_pause, one that
+// could not catch up for lagging_pause, and meanwhile its reads go straight to the primary.
+// Thread-safe; answers run on the adapter's loop threads. It has no thread of its own: the first
+// replica's pool's loop paces the gathering of position queries.
 
 #include <chrono>
 #include <cstddef>
@@ -39,9 +44,16 @@ class ReplicaReads {
  public:
   using Clock = std::chrono::steady_clock;
 
-  static constexpr std::chrono::milliseconds max_catch_up{10};
+  // The longest a read waits on a replica for its replay (and at most a quarter of what the read
+  // has left): under continuous creates a replica trails the primary's flush by its replication
+  // lag, so nearly every read waits a little; one behind by more reads the primary meanwhile.
+  static constexpr std::chrono::milliseconds max_catch_up{50};
   static constexpr std::chrono::milliseconds down_pause{1000};
   static constexpr std::chrono::milliseconds lagging_pause{100};
+  // How long the primary's history, learnt from a position query, vouches for a replica proved to
+  // replay it, before a read asks the primary again: reads that need no position still ask it
+  // about once a second, so that a failover is noticed.
+  static constexpr std::chrono::milliseconds history_life{1000};
   // The longest one attempt on a replica may take, and at most half what the read has left, so
   // that the primary still has time to answer after a replica that went silent.
   static constexpr std::chrono::milliseconds most_replica_wait{1000};
@@ -89,8 +101,8 @@ class ReplicaReads {
   struct Attempt {
     std::size_t index = 0;
     Required required;
-    Clock::time_point catch_up_until;
-    bool proving = false;  // the replica's history is checked too
+    bool proving = false;  // the replica's history is checked too (and there is no wait)
+    bool again = false;    // the read's second attempt, once a proof passed
     std::uint64_t connections = 0;
   };
 
@@ -100,9 +112,19 @@ class ReplicaReads {
   [[nodiscard]] bool usable_locked(Clock::time_point now, const char*& reason) const;
   // pick_locked: a replica usable now (round robin), or -1 with the reason none is.
   [[nodiscard]] int pick_locked(Clock::time_point now, const char*& reason);
+  // pick_trusted_locked: a replica usable now and proved to replay the primary's history as a
+  // position query told it within history_life; -1 when none is.
+  [[nodiscard]] int pick_trusted_locked(Clock::time_point now);
+  // alone_to_replica: `work` on replica `index`, with no position; whole answers are served,
+  // the others take the position's way.
+  void alone_to_replica(Work work, std::size_t index, std::uint64_t connections);
+  void alone_answered(Work work, std::size_t index, std::uint64_t connections, WorkResults results);
+  // to_position: `work` joins the gathering for a position query, or goes to the primary when no
+  // replica is usable.
+  void to_position(Work work);
   void query_position();
   void position_answered(const WorkResults& results);
-  void to_replica(Work work, Required required, Clock::time_point catch_up_until);
+  void to_replica(Work work, Required required, bool again = false);
   void replica_answered(Work work, const Attempt& attempt, WorkResults results);
   // proved: whether the replica's answer proves the history the attempt requires (recording
   // either verdict); refusals are reported once.
@@ -115,6 +137,8 @@ class ReplicaReads {
   std::mutex mutex_;
   std::vector<Replica> replicas_;
   std::size_t next_ = 0;
+  std::optional<ServerHistory> primary_history_;  // the last a position query told
+  Clock::time_point history_seen_at_{};
   // Ticked by the first replica's pool's loop, which close() stops before either goes.
   PositionGathering gathering_{GatherRule{gather_enough, gather_window},
                                [this] { query_position(); },

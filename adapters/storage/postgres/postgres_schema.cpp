@@ -11,6 +11,7 @@
 
 #include "adapters/storage/postgres/postgres_create_pets.hpp"
 #include "adapters/storage/postgres/postgres_incarnation.hpp"
+#include "adapters/storage/postgres/postgres_replay_wait.hpp"
 #include "adapters/storage/postgres/postgres_session.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -136,7 +137,7 @@ $fn$;
 
 // migrations[v]: from version v to v + 1.
 constexpr std::array<const char*, schema_version> migrations{
-    version_1, version_2, create_pets_migration, incarnation_migration};
+    version_1, version_2, create_pets_migration, incarnation_migration, replay_wait_migration};
 
 // Another instance that holds the lock is migrating: this attempt gives way and is tried again
 // later, rather than waiting on the server for a lock whose holder may never let go.

@@ -13,7 +13,7 @@
 namespace petstore::adapters::storage::postgres {
 
 // The schema version this binary writes and understands.
-inline constexpr int schema_version = 4;
+inline constexpr int schema_version = 5;
 
 // migrate_schema: one attempt, on the calling thread, to create or migrate the schema in one
 // transaction and to check that the database stores UTF-8; it ends by `deadline`, or soon after

@@ -136,19 +136,19 @@ void run_sql(const std::string& url, const std::string& sql) {
   PQfinish(conn);
 }
 
-// A database as version 2 left it: the schema migrated, then version 4's objects and create_pets
-// dropped and the version set back; version 2's create_pet (kept by version 3) stores two pets,
-// one keyed.
+// A database as version 2 left it: the schema migrated, then the objects of versions 5 and 4 and
+// create_pets dropped and the version set back; version 2's create_pet (kept by version 3) stores
+// two pets, one keyed.
 TEST(PostgresCreateBatch, AVersionTwoDatabaseIsMigratedAndItsKeysStillReplay) {
   auto& server = shared_postgres_server();
   const std::string url = server.url(server.create_database());
   {
-    const auto first = open_repository(url);  // creates the schema, version 4
+    const auto first = open_repository(url);  // creates the schema, version 5
   }
   const auto stamp = std::to_string(
       std::chrono::duration_cast<std::chrono::nanoseconds>(test_now.time_since_epoch()).count());
   run_sql(url,
-          std::string(version_4_undone) +
+          std::string(versions_4_and_5_undone) +
               "DROP FUNCTION petstore.create_pets; UPDATE petstore.schema_version SET version = 2; "
               "SELECT petstore.create_pet('Old', 1, 'available', 'scope', 'old', " +
               stamp + ", 0); SELECT petstore.create_pet('Older', 2, 'sold', NULL, NULL, " + stamp +

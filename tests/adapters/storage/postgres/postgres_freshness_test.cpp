@@ -7,10 +7,12 @@
 #include "adapters/storage/postgres/postgres_freshness.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -27,6 +29,16 @@ TEST(ParseLsn, RefusesAnythingElse) {
        {"", "/", "0/", "/0", "1", "0/0/0", "0x1/0", "-1/0", "1/123456789", "g/0", "0 /0"}) {
     EXPECT_FALSE(parse_lsn(text).has_value()) << text;
   }
+}
+
+TEST(FormatLsn, WritesPostgresText) {
+  EXPECT_EQ(format_lsn(0), "0/0");
+  EXPECT_EQ(format_lsn((Lsn{0x16} << 32U) | 0xB374D848U), "16/B374D848");
+  EXPECT_EQ(format_lsn(~Lsn{0}), "FFFFFFFF/FFFFFFFF");
+}
+
+RC_GTEST_PROP(FormatLsn, ParseLsnReadsBackWhatItWrites, (std::uint64_t lsn)) {
+  RC_ASSERT(parse_lsn(format_lsn(lsn)) == std::optional<Lsn>(lsn));
 }
 
 TEST(JudgeReplica, FreshOnlyOnceReplayedReachesTheRequiredPosition) {

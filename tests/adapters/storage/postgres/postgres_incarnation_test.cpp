@@ -75,9 +75,11 @@ TEST(PostgresIncarnation, ANewDatabaseAndAMigratedOneGoOnWithoutAGap) {
     EXPECT_EQ(create(*pets, "Two"), 2);
   }
   Sql sql(url);
-  sql.run(std::string(version_4_undone) + "UPDATE petstore.schema_version SET version = 3");
-  const auto pets = open_repository(url);  // migrates 3 to 4
-  EXPECT_EQ(sql.value("SELECT max(version) FROM petstore.schema_version"), "4");
+  sql.run(std::string(versions_4_and_5_undone) + "UPDATE petstore.schema_version SET version = 3");
+  const auto pets = open_repository(url);  // migrates 3 to 5
+  EXPECT_EQ(sql.value("SELECT max(version) FROM petstore.schema_version"), "5");
+  // Version 5's wait is back: NULL at once on a server not in recovery.
+  EXPECT_EQ(sql.value("SELECT petstore.replay_reaches('0/1', 1000) IS NULL"), "t");
   EXPECT_EQ(create(*pets, "Three"), 3);
   EXPECT_EQ(sql.value("SELECT count(*) FROM petstore.incarnation"), "1");
 }

@@ -1,0 +1,34 @@
+#pragma once
+// The SQL of schema version 5: petstore.replay_reaches, with which a read on a replica waits
+// there, in the same pipeline as the read, until the replica has replayed the position the read
+// needs (postgres_replica_reads.hpp). A replica replays it from the primary like every other part
+// of the schema; PostgreSQL 15 has no wait for a WAL position of its own.
+
+namespace petstore::adapters::storage::postgres {
+
+// replay_wait_migration, from schema version 4 to 5. replay_reaches(p_lsn, p_wait_ms): the
+// server's replay position once it has reached p_lsn, or after about p_wait_ms milliseconds of
+// 1 ms naps (pg_sleep's own granularity), whichever comes first; NULL at once on a server not in
+// recovery. It reads no table, so the snapshot it holds meanwhile conflicts with no cleanup.
+inline constexpr const char* replay_wait_migration = R"sql(
+CREATE FUNCTION petstore.replay_reaches(p_lsn pg_lsn, p_wait_ms integer) RETURNS pg_lsn
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_replayed pg_lsn := pg_last_wal_replay_lsn();
+BEGIN
+  FOR i IN 1 .. p_wait_ms LOOP
+    EXIT WHEN v_replayed IS NULL OR v_replayed >= p_lsn;
+    PERFORM pg_sleep(0.001);
+    v_replayed := pg_last_wal_replay_lsn();
+  END LOOP;
+  RETURN v_replayed;
+END
+$fn$;
+)sql";
+
+// replay_wait_sql: a trusted replica's replay position, after waiting for $1 (a pg_lsn's text) at
+// most $2 milliseconds.
+inline constexpr const char* replay_wait_sql =
+    "SELECT petstore.replay_reaches($1::pg_lsn, $2::integer)";
+
+}  // namespace petstore::adapters::storage::postgres

@@ -1,0 +1,123 @@
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "adapters/storage/postgres/postgres_replica_reads.hpp"
+
+// ReplicaReads' replicas: each one's pool, the changes of its connections, and the proof that it
+// replays the primary's history (postgres_replica_proof.hpp). Where each read goes is
+// postgres_replica_reads.cpp.
+
+namespace petstore::adapters::storage::postgres {
+
+// PoolWatcher: a replica's pool reports its connections' changes, for the log and so that the
+// replica proves its history again; its availability is no part of readiness.
+class ReplicaReads::PoolWatcher final : public PostgresObserver {
+ public:
+  PoolWatcher(ReplicaReads& reads, std::size_t index, std::string description)
+      : reads_(reads), index_(index), description_(std::move(description)) {}
+
+  // PostgresObserver
+  void connect_failed(std::string_view /*host*/, std::string_view reason) override {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(description_, reason);
+  }
+  // PostgresObserver
+  void connection_lost(std::string_view /*host*/, std::string_view reason) override {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(description_, reason);
+  }
+  // PostgresObserver
+  void connection_restored(std::string_view /*host*/) override {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(description_, "");
+  }
+  // PostgresObserver: a new connection, made for the first time, is a change too.
+  void pool_changed(std::size_t open, std::size_t /*in_use*/) override {
+    if (open != open_) {
+      open_ = open;
+      reads_.connections_changed(index_);
+    }
+  }
+
+ private:
+  ReplicaReads& reads_;
+  std::size_t index_;
+  std::string description_;
+  std::size_t open_ = 0;  // only ever read and written under the pool's lock
+};
+
+ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
+                           std::size_t pool_size, PostgresObserver& observer)
+    : primary_(primary), observer_(observer) {
+  // Every replica is in place before the first pool starts, since a pool reports at once.
+  replicas_.resize(replicas.size());
+  for (std::size_t i = 0; i < replicas.size(); ++i) {
+    replicas_[i].description = replicas[i].description;
+    replicas_[i].watcher = std::make_unique<PoolWatcher>(*this, i, replicas[i].description);
+  }
+  for (std::size_t i = 0; i < replicas.size(); ++i) {
+    PoolSettings settings;
+    settings.target = std::move(replicas[i].target);
+    settings.size = std::max<std::size_t>(1, pool_size);
+    settings.loops = std::min<std::size_t>(settings.size, 2);
+    settings.observer = replicas_[i].watcher.get();
+    settings.schema_ready = true;  // the primary's schema, replicated
+    settings.ticked = i == 0 ? &gathering_ : nullptr;
+    replicas_[i].pool = std::make_unique<Pool>(std::move(settings));
+  }
+}
+
+ReplicaReads::~ReplicaReads() { close(); }
+
+void ReplicaReads::close() {
+  gathering_.close();
+  for (auto& replica : replicas_) {
+    replica.pool->close();  // the first one's loop, which ticks the gathering, is joined here
+  }
+}
+
+bool ReplicaReads::proved(const Attempt& attempt, const PGresult* facts) {
+  const auto decoded = decode_replica_facts(facts);
+  const auto judgement =
+      decoded ? judge_history(*decoded, attempt.required->history)
+              : ReplicaJudgement{ReplicaRefusal::other_cluster,
+                                 "its identity could not be read (the role may not read "
+                                 "pg_control_system(), or the answer had another shape)"};
+  bool report_refusal = false;
+  bool report_trust = false;
+  {
+    const std::lock_guard lock(mutex_);
+    auto& replica = replicas_[attempt.index];
+    if (replica.connections != attempt.connections) {
+      return !judgement.refusal;  // its connections changed meanwhile: this answer proves no more
+    }
+    if (judgement.refusal) {
+      report_refusal = replica.refused != judgement.refusal;
+      replica.refused = judgement.refusal;
+      replica.trusted_for.reset();
+    } else {
+      report_trust = replica.refused.has_value() || !replica.trusted_for;
+      replica.refused.reset();
+      replica.trusted_for = attempt.required->history;
+    }
+  }
+  const auto& description = replicas_[attempt.index].description;
+  if (report_refusal) {
+    observer_.replica_refused(description, *judgement.refusal, judgement.detail);
+  }
+  if (report_trust) {
+    observer_.replica_trusted(description);
+  }
+  return !judgement.refusal;
+}
+
+void ReplicaReads::connections_changed(std::size_t index) {
+  const std::lock_guard lock(mutex_);
+  if (index < replicas_.size()) {
+    ++replicas_[index].connections;
+    replicas_[index].trusted_for.reset();
+  }
+}
+
+}  // namespace petstore::adapters::storage::postgres
