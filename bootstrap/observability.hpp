@@ -42,7 +42,7 @@ class ServiceObserver final : public adapters::http::HttpObserver {
         !record.fault.empty() ? LogLevel::error : (probe ? LogLevel::debug : LogLevel::info);
     logger_.request(
         adapters::logging::RequestLine{record.request_id, record.trace_id, record.span_id,
-                                       record.method, record.route, operation,
+                                       record.method, record.protocol, record.route, operation,
                                        record.client_address, record.principal, record.key_label,
                                        record.status, record.duration, record.bytes, record.fault},
         level);

@@ -165,6 +165,7 @@ domain::Result<std::unique_ptr<adapters::http::HttpServer>> start_server(
   if (options.tls_cert && options.tls_key) {
     http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
   }
+  http_options.http2 = options.http2;
   return adapters::http::start_http_server(http_options, service.router());
 }
 
@@ -177,7 +178,8 @@ void announce_start(Logger& logger, const ServeOptions& options,
   logger.info("start", {{"address", server.local_address()},
                         {"version", build_version()},
                         {"storage", storage_name(options.storage)},
-                        {"tls", options.tls_cert ? "on" : "off"}});
+                        {"tls", options.tls_cert ? "on" : "off"},
+                        {"http2", options.http2 ? "on" : "off"}});
 }
 
 // serve_and_stop: serves until a stop signal, then stops gracefully, closes storage and flushes

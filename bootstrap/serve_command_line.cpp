@@ -91,6 +91,13 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
   serve.add_option("--tls-key", options.tls_key, "TLS private key (PEM)")
       ->envname("PETSTORE_TLS_KEY");
   serve
+      .add_option("--http2", options.http2,
+                  "HTTP/2 beside HTTP/1.1: h2 by ALPN over TLS, h2c with prior knowledge: on, off")
+      ->envname("PETSTORE_HTTP2")
+      ->transform(
+          CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}))
+      ->default_str("on");
+  serve
       .add_flag("--allow-plain-http", options.allow_plain_http,
                 "Serve plain HTTP on a non-loopback address (behind a TLS proxy)")
       ->envname("PETSTORE_ALLOW_PLAIN_HTTP");

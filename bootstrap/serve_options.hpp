@@ -27,6 +27,7 @@ struct ServeOptions {
   std::optional<std::filesystem::path> tls_cert;
   std::optional<std::filesystem::path> tls_key;
   bool allow_plain_http = false;
+  bool http2 = true;  // --http2 on|off: HTTP/2 beside HTTP/1.1 (h2 by ALPN, h2c prior knowledge)
   double auth_failures_per_minute = 60;
   adapters::http::TrustedProxies trusted_proxies;  // none: the TCP peer is the client
   adapters::http::CorsPolicy cors;                 // none: no page of another origin may call

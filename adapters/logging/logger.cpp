@@ -137,6 +137,7 @@ void Logger::request(const RequestLine& record, LogLevel level) {
   const LogField trace_id{"trace_id", or_dash(record.trace_id)};
   const LogField span_id{"span_id", or_dash(record.span_id)};
   const LogField method{"method", or_dash(record.method)};
+  const LogField protocol{"protocol", or_dash(record.protocol)};
   const LogField route{"route", or_dash(record.route)};
   const LogField operation{"operation", or_dash(record.operation)};
   const LogField client{"client", or_dash(record.client_address)};
@@ -147,14 +148,15 @@ void Logger::request(const RequestLine& record, LogLevel level) {
   const LogField bytes{"bytes", static_cast<std::int64_t>(record.bytes)};
   if (record.fault.empty()) {
     emit(level, "request",
-         {request_id, trace_id, span_id, method, route, operation, client, principal, key, status,
-          took, bytes});
+         {request_id, trace_id, span_id, method, protocol, route, operation, client, principal, key,
+          status, took, bytes});
   } else {
     emit(level, "request",
          {request_id,
           trace_id,
           span_id,
           method,
+          protocol,
           route,
           operation,
           client,

@@ -51,6 +51,7 @@ struct RequestLine {
   std::string_view trace_id;  // W3C trace context: the trace, and the service's span in it
   std::string_view span_id;
   std::string_view method;
+  std::string_view protocol;        // "HTTP/1.1", "HTTP/1.0" or "HTTP/2"
   std::string_view route;           // the route template, e.g. "/v1/pets/{petId}"; empty when none
   std::string_view operation;       // its operation id, e.g. "getPet"; empty when none
   std::string_view client_address;  // e.g. "192.0.2.7"

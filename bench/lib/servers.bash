@@ -107,7 +107,8 @@ send_requests() {  # ORIGIN METHOD PATH COUNT CONNECTIONS EXPECTED_STATUS
 # $server_cpus, or a master and $nginx_workers workers when that is above 1 (as this user, who can
 # read $work), the access_log directive's ACCESS_LOG ("off", or a file and its buffering), the key
 # checked in its config, the page petstore serves ($r1_origin's) as a static file, and a canned 201
-# for POST; sets $nginx_pid and $nginx_origin.
+# for POST; sets $nginx_pid and $nginx_origin. $nginx_listen_options, when set, ends the listen
+# directive ("http2": h2c with prior knowledge, for bench/http2).
 start_nginx() {
   local dir=$work/$1 access_log=$2 port
   port=$(free_port)
@@ -128,7 +129,7 @@ http {
   client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
   uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
   server {
-    listen 127.0.0.1:$port;
+    listen 127.0.0.1:$port${nginx_listen_options:+ $nginx_listen_options};
     location = /v1/pets {
       default_type application/json;
       if (\$http_authorization != "Bearer $PETSTORE_BENCH_KEY") {

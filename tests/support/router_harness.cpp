@@ -69,7 +69,7 @@ std::vector<HttpResponse> RouterHarness::send_all(const std::vector<TestRequest>
     }
     responses.push_back(answers[i].get());
     const std::string request_id = "harness-" + std::to_string(++requests_sent_);
-    watches[i].finished(request_id, ports::TraceContext{}, requests[i].method, facts[i],
+    watches[i].finished(request_id, ports::TraceContext{}, requests[i].method, "HTTP/1.1", facts[i],
                         responses.back(), responses.back().body.size(),
                         std::chrono::steady_clock::now());
   }

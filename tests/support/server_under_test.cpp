@@ -26,6 +26,7 @@ ServerUnderTest::ServerUnderTest(const ServerSetup& setup) {
   options.threads = setup.threads;
   options.limits = setup.limits;
   options.tls = setup.tls;
+  options.http2 = setup.http2;
   auto server = adapters::http::start_http_server(options, service_->router());
   if (!server) {
     throw std::runtime_error("the server did not start: " + server.error().message);

@@ -16,14 +16,15 @@
 
 namespace petstore::tests {
 
-// ServerSetup: what a test may choose beyond the limits: threads, TLS, service settings, and
-// the storage (empty memory storage when `make_pets` is unset).
+// ServerSetup: what a test may choose beyond the limits: threads, TLS, service settings, the
+// storage (empty memory storage when `make_pets` is unset), and whether HTTP/2 is on.
 struct ServerSetup {
   adapters::http::HttpLimits limits;
   unsigned threads = 2;
   std::optional<adapters::http::TlsFiles> tls;
   bootstrap::ServiceSettings settings;
   std::function<std::unique_ptr<ports::PetRepository>()> make_pets;
+  bool http2 = true;
 };
 
 class ServerUnderTest {

@@ -41,7 +41,7 @@ void retrying(Call call, boost::system::error_code& error) {
 }  // namespace
 
 TlsExchange tls_exchange(const std::string& address, const std::string& request, int min_version,
-                         int max_version) {
+                         int max_version, std::string_view alpn) {
   const auto colon = address.rfind(':');
   asio::io_context io;
   asio::ssl::context context(asio::ssl::context::tls_client);
@@ -49,6 +49,12 @@ TlsExchange tls_exchange(const std::string& address, const std::string& request,
   SSL_CTX_set_min_proto_version(context.native_handle(), min_version);
   SSL_CTX_set_max_proto_version(context.native_handle(), max_version);
   context.set_verify_mode(asio::ssl::verify_none);
+  if (!alpn.empty()) {
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): OpenSSL takes bytes
+    SSL_CTX_set_alpn_protos(context.native_handle(),
+                            reinterpret_cast<const unsigned char*>(alpn.data()),
+                            static_cast<unsigned>(alpn.size()));
+  }
   asio::ssl::stream<asio::ip::tcp::socket> stream(io, context);
   const asio::ip::tcp::endpoint endpoint(
       asio::ip::make_address(address.substr(0, colon)),
@@ -65,6 +71,11 @@ TlsExchange tls_exchange(const std::string& address, const std::string& request,
   }
   exchange.handshake_succeeded = true;
   exchange.peer_common_name = common_name_of(stream.native_handle());
+  const unsigned char* chosen = nullptr;
+  unsigned chosen_size = 0;
+  SSL_get0_alpn_selected(stream.native_handle(), &chosen, &chosen_size);
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): OpenSSL gives bytes
+  exchange.protocol.assign(reinterpret_cast<const char*>(chosen), chosen_size);
   std::size_t sent = 0;
   retrying([&] { sent += asio::write(stream, asio::buffer(request) + sent, error); }, error);
   std::string received;

@@ -28,7 +28,9 @@ class Connection final : public ConnectionControl,
   // ConnectionControl
   void close_if_idle() override {
     boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
-      if (self->state_.idle) {
+      if (self->state_.streams != nullptr) {
+        self->state_.streams->drain();
+      } else if (self->state_.idle) {
         boost::beast::get_lowest_layer(self->stream_).close();
       }
     });
@@ -40,7 +42,9 @@ class Connection final : public ConnectionControl,
   // ConnectionControl
   void refuse_waiting_request() override {
     boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
-      if (self->state_.waiting != nullptr) {
+      if (self->state_.streams != nullptr) {
+        self->state_.streams->refuse_waiting();
+      } else if (self->state_.waiting != nullptr) {
         self->state_.waiting->refuse_for_stop();
       }
     });

@@ -26,13 +26,14 @@ class ExchangeWatch {
   // routing, only its client address: the peer's), `trace` its trace context; `now` is now, as
   // the caller read the clock.
   void finished(std::string_view request_id, const ports::TraceContext& trace,
-                std::string_view method, const RequestFacts& facts, const HttpResponse& sent,
-                std::size_t bytes, std::chrono::steady_clock::time_point now) const {
+                std::string_view method, std::string_view protocol, const RequestFacts& facts,
+                const HttpResponse& sent, std::size_t bytes,
+                std::chrono::steady_clock::time_point now) const {
     if (observer_ != nullptr) {
       observer_->request_finished(
-          ExchangeRecord{request_id, trace.trace_id(), trace.span_id(), method, facts.route,
-                         facts.operation, facts.client_address, facts.principal, facts.key_label,
-                         sent.status, now - started_, bytes, sent.fault});
+          ExchangeRecord{request_id, trace.trace_id(), trace.span_id(), method, protocol,
+                         facts.route, facts.operation, facts.client_address, facts.principal,
+                         facts.key_label, sent.status, now - started_, bytes, sent.fault});
     }
   }
 

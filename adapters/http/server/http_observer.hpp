@@ -19,6 +19,7 @@ struct ExchangeRecord {
   std::string_view trace_id;  // the request's W3C trace id (api/trace_context.hpp)
   std::string_view span_id;   // the service's span of it
   std::string_view method;
+  std::string_view protocol;  // "HTTP/1.1", "HTTP/1.0" or "HTTP/2"
   std::string_view route;
   std::string_view operation;
   std::string_view client_address;  // contract section 9: behind a trusted proxy, not the peer

@@ -4,6 +4,9 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -18,6 +21,7 @@
 
 #include "adapters/http/server/connection.hpp"
 #include "adapters/http/server/deadline_stream.hpp"
+#include "adapters/http/server/h2_session.hpp"
 #include "adapters/http/server/session.hpp"
 #include "adapters/http/server/tls_context.hpp"
 
@@ -30,6 +34,14 @@ using Tcp = asio::ip::tcp;
 using TlsStream = beast::ssl_stream<DeadlineStream>;
 
 constexpr std::chrono::seconds tls_shutdown_timeout{2};
+
+// speaks_h2: whether the TLS handshake chose HTTP/2 by ALPN (tls_context.cpp offers it).
+bool speaks_h2(TlsStream& stream) {
+  const unsigned char* protocol = nullptr;
+  unsigned size = 0;
+  SSL_get0_alpn_selected(stream.native_handle(), &protocol, &size);
+  return std::string_view(reinterpret_cast<const char*>(protocol), size) == "h2";  // NOLINT
+}
 
 std::string format_endpoint(const Tcp::endpoint& endpoint) {
   const auto address = endpoint.address();
@@ -135,7 +147,7 @@ class BeastHttpServer final : public HttpServer {
   }
 
   [[nodiscard]] SessionContext session_context() {
-    return SessionContext{router_, options_.limits, registry_, options_.observer};
+    return SessionContext{router_, options_.limits, registry_, options_.observer, options_.http2};
   }
 
   // One io_context a thread, each run by its own thread alone, connections dealt to them in turn:
@@ -220,8 +232,16 @@ class BeastHttpServer final : public HttpServer {
 
   asio::awaitable<void> serve(std::shared_ptr<Connection<DeadlineStream>> connection) {
     auto& stream = connection->stream();
-    Session<DeadlineStream> session(stream, connection->state(), session_context());
-    co_await session.run();
+    std::optional<std::string> h2_received;
+    {
+      Session<DeadlineStream> session(stream, connection->state(), session_context());
+      co_await session.run();
+      h2_received = std::move(session).h2_preface();
+    }
+    if (h2_received) {
+      Http2Session<DeadlineStream> session(stream, connection->state(), session_context());
+      co_await session.run(std::move(*h2_received));
+    }
     boost::system::error_code ignored;
     stream.socket().shutdown(asio::socket_base::shutdown_send, ignored);
   }
@@ -235,7 +255,10 @@ class BeastHttpServer final : public HttpServer {
     if (handshake_error) {
       co_return;  // not TLS, a refused protocol version, or too slow
     }
-    {
+    if (speaks_h2(stream)) {
+      Http2Session<TlsStream> session(stream, connection->state(), session_context());
+      co_await session.run({});
+    } else {
       Session<TlsStream> session(stream, connection->state(), session_context());
       co_await session.run();
     }
@@ -264,7 +287,7 @@ domain::Result<std::unique_ptr<HttpServer>> start_http_server(const HttpServerOp
                                                               const Router& router) {
   std::unique_ptr<TlsContext> tls;
   if (options.tls) {
-    auto loaded = TlsContext::load(*options.tls);
+    auto loaded = TlsContext::load(*options.tls, options.http2);
     if (!loaded) {
       return loaded.error();
     }

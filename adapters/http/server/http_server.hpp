@@ -1,7 +1,8 @@
 #pragma once
-// HttpServer: serves a Router over HTTP/1.1 with keep-alive and pipelining, on one io_context
-// per thread, each connection on one of them. The limits and timeouts of contract section 2 are
-// its options. Beast and Asio stay inside its .cpp files; callers see only this interface.
+// HttpServer: serves a Router over HTTP/1.1 with keep-alive and pipelining, and over HTTP/2
+// (h2_protocol.hpp), on one io_context per thread, each connection on one of them. The limits and
+// timeouts of contract section 2 are its options. Beast and Asio stay inside its .cpp files;
+// callers see only this interface.
 
 #include <chrono>
 #include <cstddef>
@@ -45,6 +46,8 @@ struct HttpServerOptions {
   // observer: told of connections, requests and failed connections when set; outlives the
   // server. Without one the server reports nothing.
   HttpObserver* observer = nullptr;
+  // HTTP/2 beside HTTP/1.1: h2c with prior knowledge on plain connections, h2 by ALPN over TLS.
+  bool http2 = true;
 };
 
 class HttpServer {

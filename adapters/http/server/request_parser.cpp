@@ -65,6 +65,16 @@ void RequestParser::on_request_impl(bhttp::verb method, boost::beast::string_vie
   error = {};
 }
 
+void RequestParser::take_request_line(std::string_view method, std::string_view target) {
+  ErrorCode ignored;
+  on_request_impl(bhttp::string_to_verb(method), method, target, 20, ignored);
+}
+
+void RequestParser::take_field(std::string_view name, std::string_view value) {
+  ErrorCode ignored;
+  on_field_impl(bhttp::string_to_field(name), name, value, ignored);
+}
+
 // Never called: this parser parses requests.
 void RequestParser::on_response_impl(int /*status*/, boost::beast::string_view /*reason*/,
                                      int /*version*/, ErrorCode& error) {

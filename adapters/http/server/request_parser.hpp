@@ -78,6 +78,13 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   [[nodiscard]] const FramingFields& framing() const noexcept { return framing_; }
   [[nodiscard]] std::string_view body() const noexcept { return body_; }
 
+  // For HTTP/2, whose framing nghttp2 has checked: a request's pseudo-header fields (:method,
+  // :path), its other fields and its body, kept by the rules an HTTP/1.1 request's are. The
+  // version reads 20.
+  void take_request_line(std::string_view method, std::string_view target);
+  void take_field(std::string_view name, std::string_view value);
+  void take_body(std::string_view bytes) { body_.append(bytes); }
+
   // head_field_count: the field lines of the header section; trailer_bytes: the size of a chunked
   // body's trailer section, as its field lines were sent (name, ": ", value, CRLF).
   [[nodiscard]] std::size_t head_field_count() const noexcept { return head_fields_; }

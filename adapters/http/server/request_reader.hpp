@@ -4,8 +4,11 @@
 // under the deadline HttpLimits sets for them. Generic over the stream so that TLS reuses it.
 // Touched on the connection's executor only. Only the Beast translation units include it.
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <string>
+#include <string_view>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -79,6 +82,38 @@ class RequestReader {
       }
       buffer_.commit(read);
     }
+  }
+
+  // await_h2_preface: whether the connection begins with HTTP/2's connection preface (RFC 9113
+  // section 3.4: a client with prior knowledge), reading under the header timeout until the
+  // buffered bytes are the whole preface or cannot become it. Called at the first request only.
+  boost::asio::awaitable<bool> await_h2_preface() {
+    constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    for (;;) {
+      const std::string_view buffered(static_cast<const char*>(buffer_.data().data()),
+                                      buffer_.size());
+      const std::size_t compared = std::min(buffered.size(), preface.size());
+      if (buffered.substr(0, compared) != preface.substr(0, compared)) {
+        co_return false;
+      }
+      if (compared == preface.size()) {
+        co_return true;
+      }
+      start_head();
+      const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(4096), use_tuple);
+      clock_.forget();
+      if (error) {
+        co_return false;
+      }
+      buffer_.commit(read);
+    }
+  }
+
+  // take_buffered: what is buffered and not yet parsed, taken out (for HTTP/2 to go on from).
+  std::string take_buffered() {
+    std::string taken(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+    buffer_.consume(buffer_.size());
+    return taken;
   }
 
   // start_head and start_body: the deadline for what follows (the head, then the body).

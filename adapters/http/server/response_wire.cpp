@@ -11,12 +11,10 @@
 #include "adapters/http/server/response_gzip.hpp"
 
 namespace petstore::adapters::http {
-namespace {
 
-// date_line: "Date: <IMF-fixdate of now>\r\n", formatted at most once a second per thread. The
-// clock read is the coarse one (the time of the last tick, a few milliseconds old at most), which
-// a whole second needs, and which costs a load where the precise clock reads the TSC.
-std::string_view date_line() {
+// The clock read is the coarse one (the time of the last tick, a few milliseconds old at most),
+// which a whole second needs, and which costs a load where the precise clock reads the TSC.
+std::string_view http_date_now() {
   thread_local std::time_t cached_second = 0;
   thread_local std::array<char, 64> cached{};
   thread_local std::size_t cached_size = 0;
@@ -26,12 +24,13 @@ std::string_view date_line() {
   if (now != cached_second) {
     std::tm utc{};
     gmtime_r(&now, &utc);
-    cached_size =
-        std::strftime(cached.data(), cached.size(), "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &utc);
+    cached_size = std::strftime(cached.data(), cached.size(), "%a, %d %b %Y %H:%M:%S GMT", &utc);
     cached_second = now;
   }
   return {cached.data(), cached_size};
 }
+
+namespace {
 
 // StatusLines: every status line of HTTP/1.1, made once (the reason phrases are Beast's table:
 // text for humans, ignored by clients, RFC 9112 §4); an HTTP/1.0 response patches the version.
@@ -79,33 +78,15 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
   std::copy_n("\r\n", 2, at);
 }
 
-// RFC 9110 §8.6: no Content-Length in a 1xx or 204 response, nor in a 304.
-bool has_content_length(unsigned status) { return status >= 200 && status != 204 && status != 304; }
-
-// write_head: the status line and fields, with `extra_fields` (whole lines) before Connection,
-// and a Content-Length of `content_length`.
+// write_head: the status line and fields, and a Content-Length of `content`'s size.
 void write_head(std::string& out, const HttpResponse& response, const ResponseFraming& framing,
-                std::size_t content_length, std::string_view extra_fields) {
+                const SentContent& content) {
   static const StatusLines status_lines;
   out.clear();
   status_lines.append(out, framing.version, response.status);
-  out.append(date_line());
-  if (!response.body.empty() && !response.header("Content-Type")) {
-    out.append("Content-Type: application/json\r\n");
-  }
-  for (const auto& [name, value] : response.headers) {
-    append_field(out, name.text(), value);
-  }
-  if (response.v1_fields) {
-    out.append("Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n");
-  }
-  if (!framing.request_id.empty()) {
-    append_field(out, "X-Request-Id", framing.request_id);
-  }
-  if (!framing.traceresponse.empty()) {
-    append_field(out, "traceresponse", framing.traceresponse);
-  }
-  out.append(extra_fields);
+  for_each_response_field(
+      response, content, framing,
+      [&out](std::string_view name, std::string_view value) { append_field(out, name, value); });
   if (framing.version == 10 && framing.keep_alive) {
     out.append("Connection: keep-alive\r\n");
   } else if (framing.version != 10 && !framing.keep_alive) {
@@ -113,44 +94,36 @@ void write_head(std::string& out, const HttpResponse& response, const ResponseFr
   }
   if (has_content_length(response.status)) {
     out.append("Content-Length: ");
-    append_decimal(out, content_length);
+    append_decimal(out, content.bytes.size());
     out.append("\r\n");
   }
   out.append("\r\n");
 }
 
-// write_compressible: a response gzip applies to, gzipped when the client takes it.
-std::size_t write_compressible(std::string& out, const HttpResponse& response,
-                               const ResponseFraming& framing) {
-  std::string_view body = response.body;
-  std::string_view fields = "Vary: Accept-Encoding\r\n";
-  if (framing.accept_encoding && accepts_gzip(*framing.accept_encoding)) {
-    if (const std::string_view gzipped = gzip_fast(body); !gzipped.empty()) {
-      body = gzipped;
-      fields = "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n";
+}  // namespace
+
+SentContent sent_content(const HttpResponse& response,
+                         std::optional<std::string_view> accept_encoding) {
+  if (response.body.size() <= gzip_threshold_bytes || !compressible(response)) {
+    return SentContent{response.body, false, false};
+  }
+  if (accept_encoding && accepts_gzip(*accept_encoding)) {
+    if (const std::string_view gzipped = gzip_fast(response.body); !gzipped.empty()) {
+      return SentContent{gzipped, true, true};
     }
   }
-  write_head(out, response, framing, body.size(), fields);
-  if (framing.head) {
-    return 0;
-  }
-  out.append(body);
-  return body.size();
+  return SentContent{response.body, true, false};
 }
-
-}  // namespace
 
 std::size_t write_response(std::string& out, const HttpResponse& response,
                            const ResponseFraming& framing) {
-  if (response.body.size() > gzip_threshold_bytes && compressible(response)) {
-    return write_compressible(out, response, framing);
-  }
-  write_head(out, response, framing, response.body.size(), {});
+  const SentContent content = sent_content(response, framing.accept_encoding);
+  write_head(out, response, framing, content);
   if (framing.head) {
     return 0;
   }
-  out.append(response.body);
-  return response.body.size();
+  out.append(content.bytes);
+  return content.bytes.size();
 }
 
 }  // namespace petstore::adapters::http

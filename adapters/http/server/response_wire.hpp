@@ -1,8 +1,10 @@
 #pragma once
-// write_response: an HttpResponse in its HTTP/1.1 wire form (status line, fields, body) in one
-// buffer that the session sends with a single write. Serialising here rather than through Beast's
-// serializer keeps the write path to one copy into a buffer the connection reuses, with no
-// per-response field container; requests are still parsed by Beast.
+// The fields and content of an HttpResponse as either transport sends them
+// (for_each_response_field, sent_content), and its HTTP/1.1 wire form (write_response: status line,
+// fields, body) in one buffer that the session sends with a single write. Serialising here rather
+// than through Beast's serializer keeps the write path to one copy into a buffer the connection
+// reuses, with no per-response field container; requests are still parsed by Beast. HTTP/2
+// (h2_protocol.hpp) sends the same fields, named in lower case, with the same content.
 
 #include <cstddef>
 #include <optional>
@@ -26,13 +28,67 @@ struct ResponseFraming {
   std::string_view traceresponse{};
 };
 
+// SentContent: the content a response sends: its body, gzipped when the response is compressible
+// (response_gzip.hpp) and the client's Accept-Encoding takes gzip. `vary`: the response is
+// compressible, so it varies with Accept-Encoding whether or not it was gzipped.
+struct SentContent {
+  std::string_view bytes;
+  bool vary = false;
+  bool gzipped = false;
+};
+
+// sent_content: `response`'s content for a client that sent `accept_encoding`; a gzipped body is
+// valid until the calling thread's next call.
+[[nodiscard]] SentContent sent_content(const HttpResponse& response,
+                                       std::optional<std::string_view> accept_encoding);
+
+// http_date_now: the IMF-fixdate of now (RFC 9110 section 5.6.7), made at most once a second per
+// thread; valid until the calling thread's next call.
+[[nodiscard]] std::string_view http_date_now();
+
+// for_each_response_field: calls `field(name, value)` for each field a response carries on either
+// transport, in order: Date; Content-Type application/json for a body without one; the response's
+// own fields; its v1 fields; X-Request-Id and traceresponse from `framing` (each when not empty);
+// Content-Encoding and Vary as `content` says. Not the framing of one transport
+// (Connection, Content-Length).
+template <class Field>
+void for_each_response_field(const HttpResponse& response, const SentContent& content,
+                             const ResponseFraming& framing, Field&& field) {
+  field("Date", http_date_now());
+  if (!response.body.empty() && !response.header("Content-Type")) {
+    field("Content-Type", "application/json");
+  }
+  for (const auto& [name, value] : response.headers) {
+    field(name.text(), value);
+  }
+  if (response.v1_fields) {
+    field("Cache-Control", "no-store");
+    field("X-Content-Type-Options", "nosniff");
+  }
+  if (!framing.request_id.empty()) {
+    field("X-Request-Id", framing.request_id);
+  }
+  if (!framing.traceresponse.empty()) {
+    field("traceresponse", framing.traceresponse);
+  }
+  if (content.gzipped) {
+    field("Content-Encoding", "gzip");
+  }
+  if (content.vary) {
+    field("Vary", "Accept-Encoding");
+  }
+}
+
+// has_content_length: RFC 9110 section 8.6: no Content-Length in a 1xx or 204 response, nor in a
+// 304.
+[[nodiscard]] constexpr bool has_content_length(unsigned status) noexcept {
+  return status >= 200 && status != 204 && status != 304;
+}
+
 // write_response: replaces `out` (keeping its capacity) with `response` as sent: the status line;
-// Date; Content-Type application/json for a body without one; the response's own fields in order,
-// then its v1 fields; X-Request-Id and traceresponse from `framing`; Connection as `framing` asks;
-// Content-Length; then the body, unless `framing.head`. A compressible body (response_gzip.hpp)
-// adds Vary: Accept-Encoding, and goes out gzipped, with Content-Encoding: gzip, when
-// `framing.accept_encoding` takes gzip; a HEAD response gets the same fields. Returns the body
-// bytes sent, for logs and metrics (none for HEAD).
+// the fields of for_each_response_field; Connection as `framing` asks; Content-Length; then the
+// content (sent_content), unless `framing.head` (a HEAD response gets the same fields). Returns
+// the body bytes sent, for logs and metrics (none for HEAD).
 std::size_t write_response(std::string& out, const HttpResponse& response,
                            const ResponseFraming& framing);
 

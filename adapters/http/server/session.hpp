@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <memory_resource>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -23,6 +24,7 @@
 
 #include "adapters/http/api/trace_context.hpp"
 #include "adapters/http/server/beast_messages.hpp"
+#include "adapters/http/server/connection_state.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/request_id.hpp"
 #include "adapters/http/server/request_reader.hpp"
@@ -31,21 +33,6 @@
 #include "application/accepted_key_memo.hpp"
 
 namespace petstore::adapters::http {
-
-struct SessionContext {
-  const Router& router;
-  const HttpLimits& limits;
-  ConnectionRegistry& registry;
-  HttpObserver* observer = nullptr;
-};
-
-// ConnectionState: what the session shares with close_if_idle and refuse_waiting_request,
-// touched on the connection's executor only (one thread).
-struct ConnectionState {
-  bool idle = true;
-  std::string client_address;       // set once, before the session starts
-  ResponseSlot* waiting = nullptr;  // the slot of the request waiting for storage, while it waits
-};
 
 template <class Stream>
 class Session {
@@ -59,12 +46,20 @@ class Session {
         storage_timer_(stream.get_executor()) {}
 
   // run: answers requests until the client closes, a deadline passes, a request cannot be read,
-  // or the server drains. The caller closes the stream afterwards (TLS sends close_notify first).
+  // or the server drains. The caller closes the stream afterwards (TLS sends close_notify first),
+  // unless the connection began with HTTP/2's preface (h2_preface()).
   boost::asio::awaitable<void> run() {
-    for (;;) {
+    for (bool first = true;; first = false) {
       const bool arrived = co_await reader_.await_request(context_.registry, state_.idle);
       if (!arrived) {
         break;
+      }
+      if (first && context_.http2) {
+        const bool preface = co_await reader_.await_h2_preface();
+        if (preface) {
+          h2_received_ = reader_.take_buffered();
+          break;
+        }
       }
       std::pmr::monotonic_buffer_resource arena(arena_bytes_.data(), arena_bytes_.size());
       RequestParser parser(arena);
@@ -86,6 +81,15 @@ class Session {
         break;
       }
     }
+  }
+
+  // h2_preface: when run() ended on HTTP/2's connection preface (prior knowledge, h2c), the bytes
+  // read so far, the preface first, for Http2Session to go on from; nullopt otherwise.
+  [[nodiscard]] std::optional<std::string> h2_preface() && {
+    if (h2_received_.empty()) {
+      return std::nullopt;
+    }
+    return std::move(h2_received_);
   }
 
  private:
@@ -183,8 +187,8 @@ class Session {
     const auto [write_error, written_bytes] = co_await write_wire();
     clock.forget();
     release_large_wire();
-    watch.finished(sent.request_id, trace_, request.method_string(), facts, response,
-                   sent.body_bytes, clock.now());
+    watch.finished(sent.request_id, trace_, request.method_string(),
+                   protocol_name(request.version()), facts, response, sent.body_bytes, clock.now());
     const bool go_on = !write_error && keep_alive;
     co_return go_on;
   }
@@ -207,7 +211,11 @@ class Session {
     RequestFacts facts;
     facts.client_address = state_.client_address;
     watch.finished(sent.request_id, trace_, request != nullptr ? request->method_string() : "",
-                   facts, response, sent.body_bytes, clock.now());
+                   protocol_name(framing.version), facts, response, sent.body_bytes, clock.now());
+  }
+
+  static std::string_view protocol_name(unsigned version) {
+    return version == 10 ? "HTTP/1.0" : "HTTP/1.1";
   }
 
   // send_continue: the interim 100 response of a client that waits for it before sending its
@@ -276,6 +284,7 @@ class Session {
   const SessionContext context_;
   RequestReader<Stream> reader_;
   boost::system::error_code read_error_;  // how the last request's read ended
+  std::string h2_received_;               // see h2_preface()
   std::string wire_;           // each response's bytes, in a buffer the connection reuses
   std::string request_id_;     // each response's X-Request-Id, likewise
   ports::TraceContext trace_;  // each request's trace context, likewise

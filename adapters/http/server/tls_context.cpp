@@ -1,5 +1,7 @@
 #include "adapters/http/server/tls_context.hpp"
 
+#include <string_view>
+
 #include <openssl/ssl.h>
 
 namespace petstore::adapters::http {
@@ -13,7 +15,28 @@ constexpr const char* tls12_ciphers =
     "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
     "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
-domain::Result<std::shared_ptr<ssl::context>> build(const TlsFiles& files) {
+// The protocols this server speaks, in its order of preference, in ALPN's wire form.
+constexpr std::string_view h2_and_http11 = "\x02h2\x08http/1.1";
+constexpr std::string_view http11_only = "\x08http/1.1";
+
+// select_protocol: the server's choice among the client's ALPN offer (RFC 7301 section 3.2): the
+// first of `arg`'s protocols the client offers; none (the handshake goes on without ALPN, so
+// HTTP/1.1) when it offers none of them.
+int select_protocol(SSL* /*ssl*/, const unsigned char** out, unsigned char* out_size,
+                    const unsigned char* offered, unsigned offered_size, void* arg) {
+  const auto* ours = static_cast<const std::string_view*>(arg);
+  unsigned char* chosen = nullptr;
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): OpenSSL takes bytes
+  const auto* ours_bytes = reinterpret_cast<const unsigned char*>(ours->data());
+  if (SSL_select_next_proto(&chosen, out_size, ours_bytes, static_cast<unsigned>(ours->size()),
+                            offered, offered_size) != OPENSSL_NPN_NEGOTIATED) {
+    return SSL_TLSEXT_ERR_NOACK;
+  }
+  *out = chosen;
+  return SSL_TLSEXT_ERR_OK;
+}
+
+domain::Result<std::shared_ptr<ssl::context>> build(const TlsFiles& files, bool http2) {
   auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
   boost::system::error_code error;
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
@@ -25,6 +48,9 @@ domain::Result<std::shared_ptr<ssl::context>> build(const TlsFiles& files) {
   if (SSL_CTX_set_cipher_list(context->native_handle(), tls12_ciphers) != 1) {
     return domain::invalid_argument("tls", "the TLS cipher list is not supported by this OpenSSL");
   }
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): OpenSSL's argument is a void*
+  void* protocols = const_cast<std::string_view*>(http2 ? &h2_and_http11 : &http11_only);
+  SSL_CTX_set_alpn_select_cb(context->native_handle(), &select_protocol, protocols);
   context->use_certificate_chain_file(files.certificate_chain.string(), error);
   if (error) {
     return domain::invalid_argument("tls-cert", "cannot use TLS certificate " +
@@ -45,12 +71,12 @@ domain::Result<std::shared_ptr<ssl::context>> build(const TlsFiles& files) {
 
 }  // namespace
 
-domain::Result<std::unique_ptr<TlsContext>> TlsContext::load(const TlsFiles& files) {
-  auto context = build(files);
+domain::Result<std::unique_ptr<TlsContext>> TlsContext::load(const TlsFiles& files, bool http2) {
+  auto context = build(files, http2);
   if (!context) {
     return context.error();
   }
-  return std::unique_ptr<TlsContext>(new TlsContext(files, std::move(*context)));
+  return std::unique_ptr<TlsContext>(new TlsContext(files, http2, std::move(*context)));
 }
 
 std::shared_ptr<ssl::context> TlsContext::current() const {
@@ -59,7 +85,7 @@ std::shared_ptr<ssl::context> TlsContext::current() const {
 }
 
 domain::Result<void> TlsContext::reload() {
-  auto context = build(files_);
+  auto context = build(files_, http2_);
   if (!context) {
     return context.error();
   }

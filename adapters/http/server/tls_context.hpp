@@ -1,7 +1,9 @@
 #pragma once
 // TlsContext: the server's TLS settings and its certificate, reloadable while serving. TLS 1.2
 // and 1.3 only, forward-secret AEAD ciphers. Each new connection takes the context current at
-// its accept; a reload that fails keeps the old one. Included only by the Beast translation units.
+// its accept; a reload that fails keeps the old one. ALPN (RFC 7301) chooses the connection's
+// protocol: h2 when the client offers it and HTTP/2 is on, else http/1.1. Included only by the
+// Beast translation units.
 
 #include <filesystem>
 #include <memory>
@@ -16,8 +18,10 @@ namespace petstore::adapters::http {
 
 class TlsContext {
  public:
-  // load: a context from `files`; invalid_argument with one line when they cannot be used.
-  [[nodiscard]] static domain::Result<std::unique_ptr<TlsContext>> load(const TlsFiles& files);
+  // load: a context from `files`, offering h2 by ALPN when `http2`; invalid_argument with one line
+  // when they cannot be used.
+  [[nodiscard]] static domain::Result<std::unique_ptr<TlsContext>> load(const TlsFiles& files,
+                                                                        bool http2);
 
   // current: the context for a new connection; it stays alive as long as the connection holds it.
   [[nodiscard]] std::shared_ptr<boost::asio::ssl::context> current() const;
@@ -26,10 +30,11 @@ class TlsContext {
   [[nodiscard]] domain::Result<void> reload();
 
  private:
-  TlsContext(TlsFiles files, std::shared_ptr<boost::asio::ssl::context> context)
-      : files_(std::move(files)), context_(std::move(context)) {}
+  TlsContext(TlsFiles files, bool http2, std::shared_ptr<boost::asio::ssl::context> context)
+      : files_(std::move(files)), http2_(http2), context_(std::move(context)) {}
 
   const TlsFiles files_;
+  const bool http2_;
   mutable std::mutex mutex_;
   std::shared_ptr<boost::asio::ssl::context> context_;
 };

@@ -28,6 +28,7 @@ RequestLine sample_request() {
           "4bf92f3577b34da6a3ce929d0e0e4736",
           "00f067aa0ba902b7",
           "GET",
+          "HTTP/2",
           "/v1/pets/{petId}",
           "getPet",
           "192.0.2.7",
@@ -51,6 +52,7 @@ TEST(Logger, JsonRequestLineHasEveryField) {
   EXPECT_EQ(object.at("trace_id"), "4bf92f3577b34da6a3ce929d0e0e4736");
   EXPECT_EQ(object.at("span_id"), "00f067aa0ba902b7");
   EXPECT_EQ(object.at("method"), "GET");
+  EXPECT_EQ(object.at("protocol"), "HTTP/2");
   EXPECT_EQ(object.at("route"), "/v1/pets/{petId}");
   EXPECT_EQ(object.at("operation"), "getPet");
   EXPECT_EQ(object.at("client"), "192.0.2.7");
@@ -127,7 +129,7 @@ TEST(Logger, TextLineIsKeyValuePairs) {
   EXPECT_NE(
       lines[0].find(
           " info request request_id=req-1 trace_id=4bf92f3577b34da6a3ce929d0e0e4736 "
-          "span_id=00f067aa0ba902b7 method=GET route=/v1/pets/{petId} "
+          "span_id=00f067aa0ba902b7 method=GET protocol=HTTP/2 route=/v1/pets/{petId} "
           "operation=getPet client=192.0.2.7 principal=principal-1 key=\"ops team\" status=404 "
           "duration_ms=1.5"),
       std::string::npos)

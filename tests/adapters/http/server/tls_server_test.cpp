@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/fake_key_verifier.hpp"
+#include "support/h2_client.hpp"
 #include "support/json_bodies.hpp"
 #include "support/server_under_test.hpp"
 #include "support/temp_dir.hpp"
@@ -80,6 +81,43 @@ TEST_F(TlsServerTest, OffersTls12AndTls13Only) {
                    .handshake_succeeded);
   EXPECT_FALSE(
       tls_exchange(server_->address(), request, TLS1_VERSION, TLS1_VERSION).handshake_succeeded);
+}
+
+// ALPN (RFC 7301) chooses each connection's protocol: h2 when offered (and HTTP/2 is on), spoken at
+// once: the server's first frame is its SETTINGS (RFC 9113 section 3.4); http/1.1 otherwise.
+TEST_F(TlsServerTest, AlpnChoosesH2WhenOfferedAndTheConnectionSpeaksIt) {
+  // The client's preface, SETTINGS, and a GOAWAY so that the server closes at once.
+  const std::string h2_hello =
+      std::string(h2_preface) + h2_frame(0x4, 0, 0, {}) + h2_frame(0x7, 0, 0, std::string(8, '\0'));
+  const auto h2 = tls_exchange(server_->address(), h2_hello, TLS1_2_VERSION, TLS1_3_VERSION,
+                               "\x02h2\x08http/1.1");
+  ASSERT_TRUE(h2.handshake_succeeded);
+  EXPECT_EQ(h2.protocol, "h2");
+  ASSERT_GE(h2.received.size(), 9U);
+  EXPECT_EQ(h2.received[3], '\x04') << "the server's first frame is not SETTINGS";
+
+  const std::string request = format_request("GET", "/healthz", {{"Connection", "close"}}, {});
+  const auto http11 =
+      tls_exchange(server_->address(), request, TLS1_2_VERSION, TLS1_3_VERSION, "\x08http/1.1");
+  EXPECT_EQ(http11.protocol, "http/1.1");
+  EXPECT_EQ(http11.received.substr(0, 15), "HTTP/1.1 200 OK");
+  const auto none = tls_exchange(server_->address(), request);
+  EXPECT_EQ(none.protocol, "");
+  EXPECT_EQ(none.received.substr(0, 15), "HTTP/1.1 200 OK");
+}
+
+TEST(TlsServerHttp2, OffItChoosesHttp11ThoughTheClientOffersH2) {
+  const TempDir dir;
+  write_self_signed_certificate("petstore.test", dir.path() / "cert.pem", dir.path() / "key.pem");
+  ServerSetup setup{
+      {}, 2, adapters::http::TlsFiles{dir.path() / "cert.pem", dir.path() / "key.pem"}, {}, {}};
+  setup.http2 = false;
+  ServerUnderTest server(setup);
+  const auto exchange = tls_exchange(
+      server.address(), format_request("GET", "/healthz", {{"Connection", "close"}}, {}),
+      TLS1_2_VERSION, TLS1_3_VERSION, "\x02h2\x08http/1.1");
+  EXPECT_EQ(exchange.protocol, "http/1.1");
+  EXPECT_EQ(exchange.received.substr(0, 15), "HTTP/1.1 200 OK");
 }
 
 TEST_F(TlsServerTest, PlainHttpToTheTlsPortIsClosedAndTheServerGoesOn) {

@@ -1,0 +1,116 @@
+#pragma once
+// Http2Protocol: one HTTP/2 connection's protocol (RFC 9113) on libnghttp2: frames in, requests out
+// to the Router the HTTP/1.1 session serves, the same responses back as frames. It does no I/O:
+// Http2Session (h2_session.hpp) moves the connection's bytes and calls it, on the connection's
+// executor only. A request that waits for storage waits in a ResponseSlot, as an HTTP/1.1
+// request does, in a coroutine of its own, so a slow request holds up no other stream.
+// Only the server's translation units include it; nghttp2 stays inside its .cpp.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include "adapters/http/server/connection_state.hpp"
+#include "application/accepted_key_memo.hpp"
+
+struct nghttp2_session;
+
+namespace petstore::adapters::http {
+
+// The HTTP/2 settings and limits a connection has beside HttpLimits (docs/http2.md says why).
+// Streams open at once (SETTINGS_MAX_CONCURRENT_STREAMS); a request still waiting for storage
+// counts while it waits, though its client has reset it.
+inline constexpr std::uint32_t h2_max_concurrent_streams = 100;
+// The HPACK table each side keeps (SETTINGS_HEADER_TABLE_SIZE, and the table this side's encoder
+// uses whatever the client allows): RFC 7541's default.
+inline constexpr std::uint32_t h2_header_table_bytes = 4096;
+// Frames that cost the server and give the client no response (PING, SETTINGS, RST_STREAM,
+// PRIORITY, WINDOW_UPDATE, an empty DATA or a refused stream): a connection may send a burst of
+// this many, then this many a second; past that it is sent GOAWAY (ENHANCE_YOUR_CALM).
+inline constexpr double h2_idle_frame_burst = 1000;
+inline constexpr double h2_idle_frames_a_second = 100;
+
+class Http2Protocol final : public StreamsControl,
+                            public std::enable_shared_from_this<Http2Protocol> {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // start: a server session for the client at `state.client_address`, its SETTINGS queued.
+  // `wake` is called whenever frames wait to be sent while no read is being handled (a
+  // response from storage); it must outlive the protocol or be detach()ed.
+  static std::shared_ptr<Http2Protocol> start(boost::asio::any_io_executor executor,
+                                              ConnectionState& state, const SessionContext& context,
+                                              std::function<void()> wake);
+  Http2Protocol(const Http2Protocol&) = delete;
+  Http2Protocol& operator=(const Http2Protocol&) = delete;
+  ~Http2Protocol() override;
+
+  // receive: the client's bytes. False when the connection is to end once the frames queued (a
+  // GOAWAY, say) are sent: a protocol error, a flood.
+  [[nodiscard]] bool receive(std::string_view bytes);
+
+  // produce: appends the frames waiting to `out`, about `most` bytes at most; false when the
+  // session failed (the connection ends).
+  [[nodiscard]] bool produce(std::string& out, std::size_t most);
+
+  // wants_read, wants_write: nghttp2's; neither: the connection is done.
+  [[nodiscard]] bool wants_read() const;
+  [[nodiscard]] bool wants_write() const;
+
+  // deadline: when the connection ends unless something changes before: a request's head and body
+  // within the body timeout of its first frame, a response taken within the write timeout, an
+  // idle connection within the idle timeout (the header timeout before its first request);
+  // nullopt while only storage is waited for (it has a deadline of its own).
+  [[nodiscard]] std::optional<Clock::time_point> deadline() const;
+
+  // detach: the connection's I/O is over: later answers are reported, never sent.
+  void detach();
+
+  // StreamsControl
+  void drain() override;
+  void refuse_waiting() override;
+
+ private:
+  struct Stream;
+  struct Callbacks;
+  Http2Protocol(boost::asio::any_io_executor executor, ConnectionState& state,
+                const SessionContext& context, std::function<void()> wake);
+
+  Stream* find(std::int32_t id);
+  void begin_stream(std::int32_t id);
+  void end_of_headers(Stream& stream, bool ends_stream);
+  void dispatch(const std::shared_ptr<Stream>& stream);
+  void answer(Stream& stream, HttpResponse response);
+  // refuse_too_large: 431 for a head past the limit, 413 (`body`) for a body, sent at once, the
+  // rest of the request ignored (and reset once the answer is whole).
+  void refuse_too_large(Stream& stream, bool body);
+  // spend_idle_frame: one frame that gave the client nothing; false once the budget is spent (the
+  // session has then been told to end).
+  bool spend_idle_frame();
+  void wake_writer() const;
+
+  boost::asio::any_io_executor executor_;
+  ConnectionState& state_;
+  const SessionContext context_;
+  std::function<void()> wake_;
+  nghttp2_session* session_ = nullptr;
+  std::unordered_map<std::int32_t, std::shared_ptr<Stream>> streams_;  // those nghttp2 holds open
+  std::unordered_map<std::int32_t, std::shared_ptr<Stream>> waiting_;  // those storage holds
+  application::AcceptedKeyMemo accepted_key_;
+  Clock::time_point idle_since_;
+  bool served_one_ = false;
+  bool detached_ = false;
+  bool in_receive_ = false;
+  double idle_frame_budget_ = h2_idle_frame_burst;
+  Clock::time_point budget_checked_;
+};
+
+}  // namespace petstore::adapters::http
