@@ -432,20 +432,19 @@ void Http2Protocol::dispatch(const std::shared_ptr<Stream>& stream) {
     stream->slot->refuse_for_stop();
   }
   waiting_.emplace(stream->id, stream);
-  boost::asio::co_spawn(
-      executor_,
-      [self = shared_from_this(), stream]() -> boost::asio::awaitable<void> {
-        boost::asio::steady_timer timer(self->executor_);
-        HttpResponse response =
-            co_await stream->slot->wait(timer, stream->request.storage_deadline);
-        self->waiting_.erase(stream->id);
-        self->answer(*stream, std::move(response));
-        if (self->streams_.empty() && self->waiting_.empty()) {
-          self->idle_since_ = Clock::now();
-        }
-        self->wake_writer();
-      },
-      boost::asio::detached);
+  boost::asio::co_spawn(executor_, await_answer(shared_from_this(), stream), boost::asio::detached);
+}
+
+boost::asio::awaitable<void> Http2Protocol::await_answer(std::shared_ptr<Http2Protocol> self,
+                                                         std::shared_ptr<Stream> stream) {
+  boost::asio::steady_timer timer(self->executor_);
+  HttpResponse response = co_await stream->slot->wait(timer, stream->request.storage_deadline);
+  self->waiting_.erase(stream->id);
+  self->answer(*stream, std::move(response));
+  if (self->streams_.empty() && self->waiting_.empty()) {
+    self->idle_since_ = Clock::now();
+  }
+  self->wake_writer();
 }
 
 void Http2Protocol::refuse_too_large(Stream& stream, bool body) {

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 
 #include "adapters/http/server/connection_state.hpp"
 #include "application/accepted_key_memo.hpp"
@@ -88,6 +89,9 @@ class Http2Protocol final : public StreamsControl,
   void begin_stream(std::int32_t id);
   void end_of_headers(Stream& stream, bool ends_stream);
   void dispatch(const std::shared_ptr<Stream>& stream);
+  // await_answer: a request's wait for storage, then its answer (the slot's 503 at the deadline).
+  static boost::asio::awaitable<void> await_answer(std::shared_ptr<Http2Protocol> self,
+                                                   std::shared_ptr<Stream> stream);
   void answer(Stream& stream, HttpResponse response);
   // refuse_too_large: 431 for a head past the limit, 413 (`body`) for a body, sent at once, the
   // rest of the request ignored (and reset once the answer is whole).
