@@ -151,8 +151,10 @@ CONF
   nginx_pid=$!
   started+=("$nginx_pid")
   nginx_origin=http://127.0.0.1:$port
+  local probe=()  # an h2c-only listener answers a client with prior knowledge only
+  [ "${nginx_listen_options:-}" != http2 ] || probe=(--http2-prior-knowledge)
   for _ in $(seq 100); do
-    curl -s -o /dev/null "$nginx_origin/" && return 0
+    curl -s -o /dev/null "${probe[@]}" "$nginx_origin/" && return 0
     sleep 0.1
   done
   echo "bench/run: nginx ($1) did not start: $(cat "$dir/error.log")" >&2
