@@ -247,6 +247,12 @@ std::vector<H2Response> H2Client::send_all(const std::vector<H2Request>& request
         nghttp2_field(":authority", state.authority), nghttp2_field(":path", request.path)};
     for (const auto& [name, value] : request.fields) {
       nv.push_back(nghttp2_field(name, value));
+      // nghttp2 writes names in lower case unless told the name is not to be copied: a name in
+      // upper case goes as written (a client breaking RFC 9113 section 8.2.1), from `request`,
+      // which outlives the send.
+      if (std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+        nv.back().flags = NGHTTP2_NV_FLAG_NO_COPY_NAME;
+      }
     }
     // The stream's entry first, so that the body's provider points at where it will stay.
     const auto next = static_cast<std::int32_t>(nghttp2_session_get_next_stream_id(state.session));
@@ -348,20 +354,34 @@ std::string h2_get_headers(std::uint32_t stream_id, std::string_view path, const
   return h2_frame(0x1, 0x4 | 0x1, stream_id, block);  // HEADERS, END_HEADERS | END_STREAM
 }
 
-std::optional<std::uint32_t> h2_goaway_code(std::string_view bytes) {
+std::vector<H2Frame> h2_frames(std::string_view bytes) {
   constexpr std::size_t header_bytes = 9;
   const auto byte = [&bytes](std::size_t at) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at]));
   };
+  std::vector<H2Frame> frames;
   while (bytes.size() >= header_bytes) {
     const std::size_t length = (byte(0) << 16U) | (byte(1) << 8U) | byte(2);
     if (bytes.size() < header_bytes + length) {
-      return std::nullopt;
+      break;
     }
-    if (byte(3) == 0x7 && length >= 8) {  // GOAWAY: last stream id, then the error code
-      return (byte(13) << 24U) | (byte(14) << 16U) | (byte(15) << 8U) | byte(16);
-    }
+    frames.push_back(
+        H2Frame{static_cast<std::uint8_t>(byte(3)), static_cast<std::uint8_t>(byte(4)),
+                ((byte(5) & 0x7fU) << 24U) | (byte(6) << 16U) | (byte(7) << 8U) | byte(8),
+                std::string(bytes.substr(header_bytes, length))});
     bytes.remove_prefix(header_bytes + length);
+  }
+  return frames;
+}
+
+std::optional<std::uint32_t> h2_goaway_code(std::string_view bytes) {
+  for (const H2Frame& frame : h2_frames(bytes)) {
+    if (frame.type == 0x7 && frame.payload.size() >= 8) {  // GOAWAY: last stream, then the code
+      const auto byte = [&frame](std::size_t at) {
+        return static_cast<std::uint32_t>(static_cast<unsigned char>(frame.payload[at]));
+      };
+      return (byte(4) << 24U) | (byte(5) << 16U) | (byte(6) << 8U) | byte(7);
+    }
   }
   return std::nullopt;
 }

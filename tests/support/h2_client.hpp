@@ -91,6 +91,19 @@ class H2Client {
 // The client connection preface (RFC 9113 section 3.4) without the SETTINGS frame that follows it.
 inline constexpr std::string_view h2_preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
+// Frame types and flags (RFC 9113 section 6), for raw frames.
+namespace h2 {
+inline constexpr std::uint8_t data = 0x0;
+inline constexpr std::uint8_t headers = 0x1;
+inline constexpr std::uint8_t rst_stream = 0x3;
+inline constexpr std::uint8_t settings = 0x4;
+inline constexpr std::uint8_t ping = 0x6;
+inline constexpr std::uint8_t window_update = 0x8;
+inline constexpr std::uint8_t continuation = 0x9;
+inline constexpr std::uint8_t end_stream = 0x1;
+inline constexpr std::uint8_t end_headers = 0x4;
+}  // namespace h2
+
 // h2_frame: one raw HTTP/2 frame (RFC 9113 section 4.1): its 9-byte header and `payload`.
 [[nodiscard]] std::string h2_frame(std::uint8_t type, std::uint8_t flags, std::uint32_t stream_id,
                                    std::string_view payload);
@@ -103,6 +116,17 @@ inline constexpr std::string_view h2_preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n
 // with `fields` after the pseudo-header fields.
 [[nodiscard]] std::string h2_get_headers(std::uint32_t stream_id, std::string_view path,
                                          const H2Fields& fields = {});
+
+// H2Frame: one frame as received (RFC 9113 section 4.1).
+struct H2Frame {
+  std::uint8_t type = 0;
+  std::uint8_t flags = 0;
+  std::uint32_t stream_id = 0;
+  std::string payload;
+};
+
+// h2_frames: the whole frames at the start of `bytes` (what a server sent, from its SETTINGS on).
+[[nodiscard]] std::vector<H2Frame> h2_frames(std::string_view bytes);
 
 // h2_goaway_code: the error code of the first GOAWAY frame among the frames in `bytes` (what a
 // server sent, from its SETTINGS on), if there is one.

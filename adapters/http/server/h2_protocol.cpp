@@ -38,7 +38,8 @@ struct Http2Protocol::Stream {
   std::string target;
   std::size_t header_bytes = 0;  // as RFC 9113 section 6.5.2 counts them: name, value, 32
   std::optional<std::uint64_t> content_length;
-  bool too_large = false;    // its head or body passed a limit: refused, the rest ignored
+  bool refused = false;      // answered at once (a limit passed, malformed): the rest ignored
+  bool malformed = false;    // a field RFC 9113 section 8.2.1 forbids (nghttp2 drops it): 400
   bool head_done = false;    // its header section ended (what follows is body and trailers)
   bool ended = false;        // the client's END_STREAM came
   bool open = true;          // nghttp2 holds the stream
@@ -56,6 +57,13 @@ struct Http2Protocol::Stream {
 };
 
 namespace {
+
+namespace bhttp = boost::beast::http;
+
+// too_large: the answers an HTTP/1.1 request gets for the same limits (413 for the body, 431).
+HttpResponse too_large(bool body) {
+  return *response_to_read_error(body ? bhttp::error::body_limit : bhttp::error::header_limit);
+}
 
 // A response's status and fields as nghttp2 takes them: names in lower case (RFC 9113 section
 // 8.2.1), values copied where they would not outlive the submit.
@@ -103,6 +111,21 @@ class ResponseFields {
 struct Http2Protocol::Callbacks {
   static Http2Protocol& self(void* user_data) { return *static_cast<Http2Protocol*>(user_data); }
 
+  // begin_frame: a HEADERS frame on an identifier the client has passed, of no stream held here,
+  // is dropped by nghttp2 (RFC 9113 section 5.1.1 would end the connection; nghttp2 forgives it,
+  // since a client may send trailers on a stream the server has reset). It still costs its HPACK
+  // decoding and gives the client nothing, so it spends the idle-frame budget.
+  static int begin_frame(nghttp2_session* session, const nghttp2_frame_hd* header,
+                         void* user_data) {
+    Http2Protocol& protocol = self(user_data);
+    if (header->type == NGHTTP2_HEADERS &&
+        header->stream_id <= nghttp2_session_get_last_proc_stream_id(session) &&
+        protocol.find(header->stream_id) == nullptr) {
+      protocol.spend_idle_frame();
+    }
+    return 0;
+  }
+
   static int begin_headers(nghttp2_session* /*session*/, const nghttp2_frame* frame,
                            void* user_data) {
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
@@ -117,12 +140,12 @@ struct Http2Protocol::Callbacks {
                     void* user_data) {
     Http2Protocol& protocol = self(user_data);
     Stream* stream = protocol.find(frame->hd.stream_id);
-    if (stream == nullptr || stream->too_large) {
+    if (stream == nullptr || stream->refused) {
       return 0;
     }
     stream->header_bytes += name_size + value_size + 32;  // a trailer section's too, as HTTP/1.1
     if (stream->header_bytes > protocol.context_.limits.header_bytes) {
-      stream->too_large = true;
+      stream->refused = true;
       return 0;
     }
     if (stream->head_done) {
@@ -146,17 +169,30 @@ struct Http2Protocol::Callbacks {
     return 0;
   }
 
+  // invalid_header: nghttp2 would drop the field and go on; a request that lost a field its
+  // client sent (an Idempotency-Key with a space at its end) must not be served as if it had none.
+  static int invalid_header(nghttp2_session* /*session*/, const nghttp2_frame* frame,
+                            const std::uint8_t* /*name*/, std::size_t /*name_size*/,
+                            const std::uint8_t* /*value*/, std::size_t /*value_size*/,
+                            std::uint8_t /*flags*/, void* user_data) {
+    Stream* stream = self(user_data).find(frame->hd.stream_id);
+    if (stream != nullptr && !stream->head_done) {
+      stream->malformed = true;
+    }
+    return 0;
+  }
+
   static int data_chunk(nghttp2_session* /*session*/, std::uint8_t /*flags*/,
                         std::int32_t stream_id, const std::uint8_t* data, std::size_t size,
                         void* user_data) {
     Http2Protocol& protocol = self(user_data);
     Stream* stream = protocol.find(stream_id);
-    if (stream == nullptr || stream->too_large) {
+    if (stream == nullptr || stream->refused) {
       return 0;
     }
     if (stream->parser.body().size() + size > protocol.context_.limits.body_bytes) {
-      stream->too_large = true;
-      protocol.refuse_too_large(*stream, true);
+      stream->refused = true;
+      protocol.refuse(*stream, too_large(true));
       return 0;
     }
     stream->parser.take_body(nghttp2_text(data, size));
@@ -258,8 +294,10 @@ Http2Protocol::Http2Protocol(boost::asio::any_io_executor executor, ConnectionSt
       budget_checked_(idle_since_) {
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_session_callbacks_new(&callbacks);
+  nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, &Callbacks::begin_frame);
   nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &Callbacks::begin_headers);
   nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::header);
+  nghttp2_session_callbacks_set_on_invalid_header_callback(callbacks, &Callbacks::invalid_header);
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::data_chunk);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::frame_received);
   nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::frame_sent);
@@ -331,7 +369,7 @@ std::optional<Http2Protocol::Clock::time_point> Http2Protocol::deadline() const 
     earliest = earliest ? std::min(*earliest, due) : due;
   };
   for (const auto& [id, stream] : streams_) {
-    if (!stream->ended && !stream->too_large) {
+    if (!stream->ended && !stream->refused) {
       consider(stream->began + limits.body_timeout);
     } else if (stream->answered) {
       consider(stream->answered_at + limits.write_timeout);
@@ -380,20 +418,29 @@ void Http2Protocol::end_of_headers(Stream& stream, bool ends_stream) {
   if (stream.answered) {
     return;
   }
-  if (stream.too_large && !stream.ended) {  // the head passed the limit: 431, body unread
+  if (stream.refused && !stream.ended) {  // the head passed the limit: 431, body unread
     stream.ended = ends_stream;
-    refuse_too_large(stream, false);
+    refuse(stream, too_large(false));
+    return;
+  }
+  if (stream.malformed) {  // RFC 9113 section 8.1.1: answered, then reset if the client still sends
+    stream.refused = true;
+    stream.ended = ends_stream;
+    refuse(stream, refusal(400, "invalid_parameter",
+                           "the request is not valid HTTP/2: a field's name or value holds what "
+                           "RFC 9113 section 8.2.1 forbids (white space at either end of a value, "
+                           "a control character)"));
     return;
   }
   if (!ends_stream) {
     if (stream.content_length && *stream.content_length > context_.limits.body_bytes) {
-      stream.too_large = true;
-      refuse_too_large(stream, true);
+      stream.refused = true;
+      refuse(stream, too_large(true));
     }
     return;
   }
   stream.ended = true;
-  if (stream.too_large) {
+  if (stream.refused) {
     return;  // answered as it passed the limit
   }
   if (waiting_.size() >= h2_max_concurrent_streams) {
@@ -447,15 +494,11 @@ boost::asio::awaitable<void> Http2Protocol::await_answer(std::shared_ptr<Http2Pr
   self->wake_writer();
 }
 
-void Http2Protocol::refuse_too_large(Stream& stream, bool body) {
-  namespace bhttp = boost::beast::http;
+void Http2Protocol::refuse(Stream& stream, HttpResponse response) {
   stream.watch.emplace(context_.observer, Clock::now());
   stream.facts.client_address = state_.client_address;
   stream.reset_after = !stream.ended;
-  // The answers an HTTP/1.1 request gets for the same limits (413, 431).
-  auto refused =
-      response_to_read_error(body ? bhttp::error::body_limit : bhttp::error::header_limit);
-  answer(stream, std::move(*refused));
+  answer(stream, std::move(response));
 }
 
 void Http2Protocol::answer(Stream& stream, HttpResponse response) {

@@ -93,9 +93,9 @@ class Http2Protocol final : public StreamsControl,
   static boost::asio::awaitable<void> await_answer(std::shared_ptr<Http2Protocol> self,
                                                    std::shared_ptr<Stream> stream);
   void answer(Stream& stream, HttpResponse response);
-  // refuse_too_large: 431 for a head past the limit, 413 (`body`) for a body, sent at once, the
-  // rest of the request ignored (and reset once the answer is whole).
-  void refuse_too_large(Stream& stream, bool body);
+  // refuse: `response` (431 for a head past the limit, 413 for a body, 400 for a malformed
+  // request) sent at once, the rest of the request ignored (and reset once the answer is whole).
+  void refuse(Stream& stream, HttpResponse response);
   // spend_idle_frame: one frame that gave the client nothing; false once the budget is spent (the
   // session has then been told to end).
   bool spend_idle_frame();

@@ -13,6 +13,7 @@
 #include "adapters/http/server/h2_protocol.hpp"
 #include "support/fake_key_verifier.hpp"
 #include "support/h2_client.hpp"
+#include "support/h2_raw.hpp"
 #include "support/server_under_test.hpp"
 
 namespace petstore::tests {
@@ -20,40 +21,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::uint8_t headers_type = 0x1;
-constexpr std::uint8_t rst_stream_type = 0x3;
-constexpr std::uint8_t settings_type = 0x4;
-constexpr std::uint8_t ping_type = 0x6;
-constexpr std::uint8_t continuation_type = 0x9;
-constexpr std::uint8_t end_headers = 0x4;
-
 // More frames of a kind than the server lets pass: its budget, twice over.
 constexpr int flood_frames = static_cast<int>(2 * adapters::http::h2_idle_frame_burst) + 500;
 
-// open_raw: a connection that has sent the preface and an empty SETTINGS frame.
-RawConnection open_raw(const ServerUnderTest& server) {
-  RawConnection raw = server.connect();
-  if (!raw.send(std::string(h2_preface) + h2_frame(settings_type, 0, 0, {}))) {
-    throw std::runtime_error("the server refused the preface");
-  }
-  return raw;
-}
-
-// expect_cut_off: the server sends GOAWAY with `code` and closes, and still serves another client.
-void expect_cut_off(RawConnection& raw, const ServerUnderTest& server, std::uint32_t code) {
-  const auto received = raw.read_until_closed(10s);
-  ASSERT_TRUE(received.has_value()) << "the connection is still open";
-  EXPECT_EQ(h2_goaway_code(*received), code);
-  H2Client other = H2Client::connect(server.address());
-  EXPECT_EQ(other.send(H2Request{"GET", "/healthz", {}, {}}).status, 200U);
-}
-
 TEST(Http2Hostile, APingFloodIsCutOff) {
   ServerUnderTest server;
-  RawConnection raw = open_raw(server);
+  RawConnection raw = open_h2_raw(server);
   std::string flood;
   for (int i = 0; i < flood_frames; ++i) {
-    flood += h2_frame(ping_type, 0, 0, std::string(8, 'p'));
+    flood += h2_frame(h2::ping, 0, 0, std::string(8, 'p'));
   }
   (void)raw.send(flood);
   expect_cut_off(raw, server, NGHTTP2_ENHANCE_YOUR_CALM);
@@ -61,10 +37,10 @@ TEST(Http2Hostile, APingFloodIsCutOff) {
 
 TEST(Http2Hostile, ASettingsFloodIsCutOff) {
   ServerUnderTest server;
-  RawConnection raw = open_raw(server);
+  RawConnection raw = open_h2_raw(server);
   std::string flood;
   for (int i = 0; i < flood_frames; ++i) {
-    flood += h2_frame(settings_type, 0, 0, {});
+    flood += h2_frame(h2::settings, 0, 0, {});
   }
   (void)raw.send(flood);
   expect_cut_off(raw, server, NGHTTP2_ENHANCE_YOUR_CALM);
@@ -73,13 +49,13 @@ TEST(Http2Hostile, ASettingsFloodIsCutOff) {
 // CVE-2023-44487: each stream costs the server a request and the client one frame more.
 TEST(Http2Hostile, RapidResetIsCutOff) {
   ServerUnderTest server;
-  RawConnection raw = open_raw(server);
+  RawConnection raw = open_h2_raw(server);
   std::string flood;
   const H2Fields key{{"authorization", bearer(test_key_a)}};
   for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(flood_frames); ++i) {
     const std::uint32_t stream = 2 * i + 1;
     flood += h2_get_headers(stream, "/v1/pets", key);
-    flood += h2_frame(rst_stream_type, 0, stream, std::string("\0\0\0\x8", 4));  // CANCEL
+    flood += h2_frame(h2::rst_stream, 0, stream, std::string("\0\0\0\x8", 4));  // CANCEL
   }
   (void)raw.send(flood);
   expect_cut_off(raw, server, NGHTTP2_ENHANCE_YOUR_CALM);
@@ -88,10 +64,10 @@ TEST(Http2Hostile, RapidResetIsCutOff) {
 // CVE-2024-27316's class: a header block that never ends, in CONTINUATION frames.
 TEST(Http2Hostile, AContinuationFloodIsCutOff) {
   ServerUnderTest server;
-  RawConnection raw = open_raw(server);
-  std::string flood = h2_frame(headers_type, 0, 1, hpack_literal(":method", "GET"));
+  RawConnection raw = open_h2_raw(server);
+  std::string flood = h2_frame(h2::headers, 0, 1, hpack_literal(":method", "GET"));
   for (int i = 0; i < flood_frames; ++i) {
-    flood += h2_frame(continuation_type, 0, 1, hpack_literal("x-filler", "0123456789"));
+    flood += h2_frame(h2::continuation, 0, 1, hpack_literal("x-filler", "0123456789"));
   }
   (void)raw.send(flood);
   const auto received = raw.read_until_closed(10s);
@@ -109,7 +85,7 @@ TEST(Http2Hostile, AWindowThatNeverOpensEndsWithinTheWriteTimeout) {
   ServerUnderTest server(limits);
   RawConnection raw = server.connect();
   const std::string zero_window("\0\x4\0\0\0\0", 6);  // SETTINGS_INITIAL_WINDOW_SIZE = 0
-  ASSERT_TRUE(raw.send(std::string(h2_preface) + h2_frame(settings_type, 0, 0, zero_window) +
+  ASSERT_TRUE(raw.send(std::string(h2_preface) + h2_frame(h2::settings, 0, 0, zero_window) +
                        h2_get_headers(1, "/healthz")));
   EXPECT_TRUE(raw.read_until_closed(5s).has_value()) << "the stalled response holds the connection";
 }
@@ -119,7 +95,7 @@ TEST(Http2Hostile, AConnectionThatAsksNothingIsClosedAfterTheHeaderTimeout) {
   adapters::http::HttpLimits limits;
   limits.header_timeout = 300ms;
   ServerUnderTest server(limits);
-  RawConnection raw = open_raw(server);
+  RawConnection raw = open_h2_raw(server);
   EXPECT_TRUE(raw.read_until_closed(5s).has_value());
 }
 
@@ -128,11 +104,11 @@ TEST(Http2Hostile, ABodyThatNeverComesEndsWithinTheBodyTimeout) {
   adapters::http::HttpLimits limits;
   limits.body_timeout = 300ms;
   ServerUnderTest server(limits);
-  RawConnection raw = open_raw(server);
+  RawConnection raw = open_h2_raw(server);
   const std::string block = hpack_literal(":method", "POST") + hpack_literal(":scheme", "http") +
                             hpack_literal(":authority", "localhost") +
                             hpack_literal(":path", "/v1/pets");
-  ASSERT_TRUE(raw.send(h2_frame(headers_type, end_headers, 1, block)));
+  ASSERT_TRUE(raw.send(h2_frame(h2::headers, h2::end_headers, 1, block)));
   EXPECT_TRUE(raw.read_until_closed(5s).has_value());
 }
 
