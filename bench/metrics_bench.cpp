@@ -99,8 +99,8 @@ int main() {
   for (const unsigned threads : {1U, 2U}) {
     petstore::adapters::metrics::Metrics ours({"bench", "bench"}, operations);
     const double ours_ns = nanoseconds_per_call(threads, [&ours](std::int64_t i) {
-      ours.request_finished(operations[static_cast<std::size_t>(i) % operations.size()], 200,
-                            duration_of(i));
+      ours.request_finished(operations[static_cast<std::size_t>(i) % operations.size()], "HTTP/1.1",
+                            200, duration_of(i));
     });
     PrometheusCpp theirs;
     const double theirs_ns =

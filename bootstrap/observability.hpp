@@ -31,8 +31,8 @@ class ServiceObserver final : public adapters::http::HttpObserver {
   void request_finished(const adapters::http::ExchangeRecord& record) override {
     // The log names the request by the metric's own label ("other" when it reached no
     // operation), so that every operation in the log is a value of the `operation` label.
-    const std::string_view operation =
-        metrics_.request_finished(record.operation, record.status, record.duration);
+    const std::string_view operation = metrics_.request_finished(record.operation, record.protocol,
+                                                                 record.status, record.duration);
     // Probes come every few seconds from every load balancer; they would drown the other lines.
     // A failed call's line is an error, with the failure's own words: an operator who logs only
     // errors still learns what failed, and for which request.

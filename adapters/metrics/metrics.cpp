@@ -99,19 +99,23 @@ Metrics::Metrics(BuildInfo build, std::span<const std::string_view> operations)
   operations_.back().name = "other";
 }
 
-std::string_view Metrics::request_finished(std::string_view operation, unsigned status,
-                                           std::chrono::nanoseconds duration) {
+std::string_view Metrics::request_finished(std::string_view operation, std::string_view protocol,
+                                           unsigned status, std::chrono::nanoseconds duration) {
   // A handful of names: a linear search is cheaper than hashing one.
   auto found = std::find_if(operations_.begin(), operations_.end() - 1,
                             [&](const OperationMetrics& known) { return known.name == operation; });
+  const auto named = std::find(protocols.begin(), protocols.end(), protocol);
+  const std::size_t by_protocol =
+      named == protocols.end() ? 0 : static_cast<std::size_t>(named - protocols.begin());
   const auto usual = std::find(usual_statuses.begin(), usual_statuses.end(), status);
   if (usual != usual_statuses.end()) {
     found->usual.mine()
-        .at(static_cast<std::size_t>(usual - usual_statuses.begin()))
+        .at((by_protocol * usual_statuses.size()) +
+            static_cast<std::size_t>(usual - usual_statuses.begin()))
         .fetch_add(1, std::memory_order_relaxed);
   } else {
     const std::size_t slot = status >= 100 && status < status_slots ? status : 0;
-    found->rare.at(slot).fetch_add(1, std::memory_order_relaxed);
+    found->rare.at((by_protocol * status_slots) + slot).fetch_add(1, std::memory_order_relaxed);
   }
   found->durations.observe(duration);
   in_flight_.mine().fetch_sub(1, std::memory_order_relaxed);
@@ -121,24 +125,30 @@ std::string_view Metrics::request_finished(std::string_view operation, unsigned 
 std::string Metrics::exposition() const {
   std::string out;
   append_header(out, "petstore_http_requests_total", "counter",
-                "HTTP requests answered, by operation and status code.");
+                "HTTP requests answered, by operation, protocol and status code.");
   for (const OperationMetrics& operation : operations_) {
-    for (std::size_t status = 0; status < status_slots; ++status) {
-      const auto usual = std::find(usual_statuses.begin(), usual_statuses.end(), status);
-      const auto value =
-          usual == usual_statuses.end()
-              ? operation.rare.at(status).load(std::memory_order_relaxed)
-              : operation.usual.sum([index = usual - usual_statuses.begin()](const auto& counts) {
-                  return counts.at(static_cast<std::size_t>(index)).load(std::memory_order_relaxed);
-                });
-      if (value != 0) {
-        out.append("petstore_http_requests_total{operation=\"")
-            .append(escape_label(operation.name))
-            .append("\",status=\"")
-            .append(std::to_string(status))
-            .append("\"} ")
-            .append(std::to_string(value))
-            .append("\n");
+    for (std::size_t by_protocol = 0; by_protocol < protocols.size(); ++by_protocol) {
+      for (std::size_t status = 0; status < status_slots; ++status) {
+        const auto usual = std::find(usual_statuses.begin(), usual_statuses.end(), status);
+        const std::size_t index = (by_protocol * usual_statuses.size()) +
+                                  static_cast<std::size_t>(usual - usual_statuses.begin());
+        const auto value = usual == usual_statuses.end()
+                               ? operation.rare.at((by_protocol * status_slots) + status)
+                                     .load(std::memory_order_relaxed)
+                               : operation.usual.sum([index](const auto& counts) {
+                                   return counts.at(index).load(std::memory_order_relaxed);
+                                 });
+        if (value != 0) {
+          out.append("petstore_http_requests_total{operation=\"")
+              .append(escape_label(operation.name))
+              .append("\",protocol=\"")
+              .append(protocols.at(by_protocol))
+              .append("\",status=\"")
+              .append(std::to_string(status))
+              .append("\"} ")
+              .append(std::to_string(value))
+              .append("\n");
+        }
       }
     }
   }

@@ -1,8 +1,8 @@
 #pragma once
 // Metrics: the service's counters, gauges and histograms, and their Prometheus text exposition
 // (format 0.0.4) for GET /metrics. Updates are lock-free atomics, so that any server thread may
-// record at any time; a scrape reads them without stopping anyone. Labels are operation names
-// and status codes only: nothing a client sends, and never a key, reaches a label.
+// record at any time; a scrape reads them without stopping anyone. Labels are operation names,
+// protocols and status codes only: nothing a client sends, and never a key, reaches a label.
 
 #include <array>
 #include <atomic>
@@ -60,12 +60,13 @@ class Metrics {
   void connection_opened() { connections_open_.fetch_add(1, std::memory_order_relaxed); }
   void connection_closed() { connections_open_.fetch_sub(1, std::memory_order_relaxed); }
   void request_started() { in_flight_.mine().fetch_add(1, std::memory_order_relaxed); }
-  // request_finished: one answered request; an operation not given at construction (none, for
-  // a request that reached no operation) counts as "other", a status outside 100..599 as 0.
-  // Returns the operation label it was counted under (valid as long as this object), so that a
-  // log line can name the request as the metric does.
-  std::string_view request_finished(std::string_view operation, unsigned status,
-                                    std::chrono::nanoseconds duration);
+  // request_finished: one answered request over `protocol` ("HTTP/1.1", "HTTP/2", "HTTP/1.0");
+  // an operation not given at construction (none, for a request that reached no operation)
+  // counts as "other", a status outside 100..599 as 0. Returns the operation label it was counted
+  // under (valid as long as this object), so that a log line can name the request as the metric
+  // does.
+  std::string_view request_finished(std::string_view operation, std::string_view protocol,
+                                    unsigned status, std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.
   void storage_committed(std::chrono::nanoseconds duration) { commits_.observe(duration); }
   // set_pets_stored: the count of stored pets, as storage last answered it (PetsStoredSampler);
@@ -116,10 +117,13 @@ class Metrics {
   static constexpr std::array<unsigned, 22> usual_statuses{200, 201, 204, 304, 400, 401, 403, 404,
                                                            405, 408, 411, 413, 414, 415, 417, 422,
                                                            429, 431, 500, 501, 503, 505};
+  // The protocol label's values; the sessions name no other (one would count as the first).
+  static constexpr std::array<std::string_view, 3> protocols{"HTTP/1.1", "HTTP/2", "HTTP/1.0"};
   struct OperationMetrics {
     std::string name;
-    Sharded<std::array<std::atomic<std::uint64_t>, usual_statuses.size()>> usual;
-    std::array<std::atomic<std::uint64_t>, status_slots> rare{};  // by status
+    // By protocol, then status.
+    Sharded<std::array<std::atomic<std::uint64_t>, protocols.size() * usual_statuses.size()>> usual;
+    std::array<std::atomic<std::uint64_t>, protocols.size() * status_slots> rare{};
     Histogram durations;
   };
   BuildInfo build_;

@@ -44,32 +44,77 @@ constexpr std::array<std::string_view, 3> operations{"listPets", "createPet", "g
 TEST(Metrics, AnOperationNotGivenAtConstructionCountsAsOther) {
   Metrics metrics({"1.0.0", "abc"}, operations);
   metrics.request_started();
-  EXPECT_EQ(metrics.request_finished("deletePet", 404, 1ms), "other");
+  EXPECT_EQ(metrics.request_finished("deletePet", "HTTP/1.1", 404, 1ms), "other");
   metrics.request_started();
-  EXPECT_EQ(metrics.request_finished("", 400, 1ms), "other");  // the label a log line names
+  EXPECT_EQ(metrics.request_finished("", "HTTP/1.1", 400, 1ms),
+            "other");  // the label a log line names
   metrics.request_started();
-  EXPECT_EQ(metrics.request_finished("getPet", 200, 1ms), "getPet");
+  EXPECT_EQ(metrics.request_finished("getPet", "HTTP/1.1", 200, 1ms), "getPet");
   const auto found = samples(metrics.exposition());
-  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="404"})"), "1");
-  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="400"})"), "1");
-  EXPECT_EQ(found.count(R"(petstore_http_requests_total{operation="deletePet",status="404"})"), 0U);
+  EXPECT_EQ(
+      found.at(
+          R"(petstore_http_requests_total{operation="other",protocol="HTTP/1.1",status="404"})"),
+      "1");
+  EXPECT_EQ(
+      found.at(
+          R"(petstore_http_requests_total{operation="other",protocol="HTTP/1.1",status="400"})"),
+      "1");
+  EXPECT_EQ(
+      found.count(
+          R"(petstore_http_requests_total{operation="deletePet",protocol="HTTP/1.1",status="404"})"),
+      0U);
+}
+
+// The transports apart (issue 40): an operator sees how many clients came over HTTP/2.
+TEST(Metrics, CountsEachProtocolApart) {
+  Metrics metrics({"1.0.0", "abc"}, operations);
+  for (const auto* protocol : {"HTTP/2", "HTTP/2", "HTTP/1.1", "HTTP/1.0"}) {
+    metrics.request_started();
+    metrics.request_finished("listPets", protocol, 200, 1ms);
+  }
+  metrics.request_started();
+  metrics.request_finished("listPets", "HTTP/2", 451, 1ms);  // a rare status, by protocol too
+  const auto found = samples(metrics.exposition());
+  const auto count = [&found](std::string_view protocol, unsigned status) {
+    return found.at("petstore_http_requests_total{operation=\"listPets\",protocol=\"" +
+                    std::string(protocol) + "\",status=\"" + std::to_string(status) + "\"}");
+  };
+  EXPECT_EQ(count("HTTP/2", 200), "2");
+  EXPECT_EQ(count("HTTP/1.1", 200), "1");
+  EXPECT_EQ(count("HTTP/1.0", 200), "1");
+  EXPECT_EQ(count("HTTP/2", 451), "1");
+  EXPECT_EQ(
+      found.count(
+          R"(petstore_http_requests_total{operation="listPets",protocol="HTTP/1.1",status="451"})"),
+      0U);
 }
 
 TEST(Metrics, CountsRequestsByOperationAndStatus) {
   Metrics metrics({"1.0.0", "abc"}, operations);
   for (int i = 0; i < 3; ++i) {
     metrics.request_started();
-    metrics.request_finished("getPet", 404, 2ms);
+    metrics.request_finished("getPet", "HTTP/1.1", 404, 2ms);
   }
   metrics.request_started();
-  metrics.request_finished("createPet", 201, 20ms);
+  metrics.request_finished("createPet", "HTTP/1.1", 201, 20ms);
   metrics.request_started();
-  metrics.request_finished("other", 999, 1ms);  // out of range: status 0
+  metrics.request_finished("other", "HTTP/1.1", 999, 1ms);  // out of range: status 0
   const auto found = samples(metrics.exposition());
-  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="getPet",status="404"})"), "3");
-  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="createPet",status="201"})"), "1");
-  EXPECT_EQ(found.at(R"(petstore_http_requests_total{operation="other",status="0"})"), "1");
-  EXPECT_EQ(found.count(R"(petstore_http_requests_total{operation="listPets",status="200"})"), 0U);
+  EXPECT_EQ(
+      found.at(
+          R"(petstore_http_requests_total{operation="getPet",protocol="HTTP/1.1",status="404"})"),
+      "3");
+  EXPECT_EQ(
+      found.at(
+          R"(petstore_http_requests_total{operation="createPet",protocol="HTTP/1.1",status="201"})"),
+      "1");
+  EXPECT_EQ(
+      found.at(R"(petstore_http_requests_total{operation="other",protocol="HTTP/1.1",status="0"})"),
+      "1");
+  EXPECT_EQ(
+      found.count(
+          R"(petstore_http_requests_total{operation="listPets",protocol="HTTP/1.1",status="200"})"),
+      0U);
   EXPECT_EQ(found.at("petstore_http_requests_in_flight"), "0");
 }
 
@@ -79,7 +124,7 @@ TEST(Metrics, HistogramBucketsAreCumulative) {
   for (const std::chrono::nanoseconds duration :
        {10us, 30us, 100us, 2000us, 2000us, 300000us, 2000000us, 20000000us}) {
     metrics.request_started();
-    metrics.request_finished("listPets", 200, duration);
+    metrics.request_finished("listPets", "HTTP/1.1", 200, duration);
   }
   const auto found = samples(metrics.exposition());
   const std::string name = "petstore_http_request_duration_seconds";
@@ -110,7 +155,7 @@ TEST(Metrics, GaugesFollowConnectionsAndRequestsInFlight) {
   metrics.connection_closed();
   metrics.request_started();
   metrics.request_started();
-  metrics.request_finished("other", 200, 1ms);
+  metrics.request_finished("other", "HTTP/1.1", 200, 1ms);
   const auto found = samples(metrics.exposition());
   EXPECT_EQ(found.at("petstore_http_connections_open"), "1");
   EXPECT_EQ(found.at("petstore_http_requests_in_flight"), "1");
