@@ -7,7 +7,7 @@ import net from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { binary, startServer } from './lib/server.mjs';
-import { header, send } from './lib/http.mjs';
+import { header, protocol, send } from './lib/http.mjs';
 
 const json = { 'Content-Type': 'application/json' };
 const auth = (key) => ({ Authorization: `Bearer ${key}` });
@@ -54,8 +54,9 @@ function histogram(families, family, labels = {}) {
   };
 }
 
+// requestsTotal: the count of `labels`' requests over this run's transport (the protocol label).
 const requestsTotal = (families, labels) =>
-  value(families, 'petstore_http_requests_total', labels, 'petstore_http_requests');
+  value(families, 'petstore_http_requests_total', { ...labels, protocol }, 'petstore_http_requests');
 
 // logLines: the JSON log lines on stdout after the listening line, parsed.
 function logLines(server) {
@@ -152,7 +153,7 @@ describe('GET /metrics', () => {
     assert.ok(printed.includes(info[0].labels.revision), `${printed} does not name ${info[0].labels.revision}`);
   });
 
-  test('counts requests by operation and status, and times each of them', async () => {
+  test('counts requests by operation, protocol and status, and times each of them', async () => {
     const before = (await scrape(server)).families;
     const sent = [
       ['listPets', 200, { path: '/v1/pets', headers: auth(server.key) }],
@@ -262,6 +263,7 @@ describe('request ids and log lines', () => {
     assert.equal(line.event, 'request');
     assert.equal(line.level, 'info');
     assert.equal(line.method, 'GET');
+    assert.equal(line.protocol, protocol);
     assert.equal(line.route, '/v1/pets/{petId}');
     assert.equal(line.status, 404);
     assert.equal(line.bytes, Buffer.byteLength(response.text));

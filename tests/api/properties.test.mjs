@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startServer } from './lib/server.mjs';
-import { header, send } from './lib/http.mjs';
+import { header, send, transport } from './lib/http.mjs';
 import { check, doc, operations, pointer, resolve, schemaErrors } from './lib/openapi.mjs';
 
 const runs = Number(process.env.PETSTORE_PROPERTY_RUNS ?? 2500);
@@ -125,9 +125,10 @@ describe('createPet', () => {
     ).filter((v) => !/[\r\n\0]/.test(v) && !/[^\t\x20-\x7e\x80-\xff]/.test(v));
     await fc.assert(fc.asyncProperty(headerText, fc.constantFrom('A', 'B'), async (key, name) => {
       const body = JSON.stringify({ name, categoryId: 1 });
-      // HTTP drops white space around a field value, so the server sees the trimmed key.
+      // HTTP/1.1 drops white space around a field value, so the server sees the trimmed key;
+      // HTTP/2 forbids it (RFC 9113 section 8.2.1), and such a request is refused.
       const seen = key.replace(/^[ \t]+|[ \t]+$/g, '');
-      const valid = isValid(keyAt, seen);
+      const valid = isValid(keyAt, seen) && (transport === 'http1' || seen === key);
       const expected = !valid ? 400 : (!used.has(seen) || used.get(seen).body === body ? 201 : 422);
       const response = await expectConforming('createPet', { method: 'POST', path: '/v1/pets', headers: { ...auth(), 'Content-Type': 'application/json', 'Idempotency-Key': key }, body }, expected);
       if (expected === 201 && used.has(seen)) assert.deepEqual(response.json, used.get(seen).pet);

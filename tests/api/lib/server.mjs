@@ -35,7 +35,7 @@ export async function startServer({ extraArgs = [], storage = 'memory' } = {}) {
   const origin = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line in 30 s; stderr: ${stderr}`)), 30_000);
     child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/[^/\s]+)\/v1/.exec(stdout);
+      const match = /listening on (https?:\/\/[^/\s]+)\/v1/.exec(stdout);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
