@@ -43,8 +43,8 @@ void check_frames(std::string_view bytes) {
     expect(bytes.size() >= header_bytes, "the server sends whole frame headers");
     const std::size_t length = (byte(0) << 16U) | (byte(1) << 8U) | byte(2);
     expect(bytes.size() >= header_bytes + length, "the server sends whole frames");
-    const std::uint32_t stream = ((byte(5) & 0x7fU) << 24U) | (byte(6) << 16U) | (byte(7) << 8U) |
-                                 byte(8);
+    const std::uint32_t stream =
+        ((byte(5) & 0x7fU) << 24U) | (byte(6) << 16U) | (byte(7) << 8U) | byte(8);
     expect(stream % 2 == 1 || stream == 0, "the server sends on the client's streams only");
     bytes.remove_prefix(header_bytes + length);
   }
