@@ -1,57 +1,42 @@
 #include "bootstrap/reload_worker.hpp"
 
+#include <optional>
+#include <stop_token>
 #include <utility>
 
 namespace petstore::bootstrap {
 
 ReloadWorker::ReloadWorker(std::function<void()> reload)
-    : state_(std::make_shared<State>()),
-      thread_([state = state_, reload = std::move(reload)] { run(state, reload); }) {}
+    : shared_(std::make_shared<Shared>(std::move(reload))) {}
 
 ReloadWorker::~ReloadWorker() {
-  if (thread_.joinable()) {
+  if (!stopped_) {
     static_cast<void>(stop());
   }
 }
 
-void ReloadWorker::run(const std::shared_ptr<State>& state, const std::function<void()>& reload) {
-  std::unique_lock lock(state->mutex);
-  for (;;) {
-    state->changed.wait(lock, [&] { return state->requested || state->stopping; });
-    if (state->stopping) {
-      return;
-    }
-    state->requested = false;  // requests from now on ask for one more reload after this one
-    state->running = true;
-    lock.unlock();
-    reload();
-    lock.lock();
-    state->running = false;
-  }
-}
-
 void ReloadWorker::request() {
-  {
-    const std::lock_guard lock(state_->mutex);
-    state_->requested = true;
+  adapters::worker::BackgroundWorker::Job job{
+      [shared = shared_](const std::stop_token&) {
+        shared->queued = false;  // requests from now on queue one more reload after this one
+        shared->reload();
+        return std::optional<adapters::worker::BackgroundWorker::Clock::time_point>();
+      },
+      {}};
+  if (shared_->queued.exchange(true)) {
+    return;  // the queued one has not started: it reloads after this request too
   }
-  state_->changed.notify_one();
+  try {
+    static_cast<void>(worker_.post(std::move(job)));
+  } catch (...) {
+    shared_->queued = false;  // nothing queued: the next request must queue one
+    throw;
+  }
 }
 
 bool ReloadWorker::stop() {
-  bool idle = false;
-  {
-    const std::lock_guard lock(state_->mutex);
-    state_->stopping = true;
-    idle = !state_->running;
-  }
-  state_->changed.notify_one();
-  if (idle) {
-    thread_.join();  // it was waiting, or about to: it sees `stopping` and returns
-  } else {
-    thread_.detach();
-  }
-  return idle;
+  stopped_ = true;
+  return worker_.close_without_waiting();
 }
 
 }  // namespace petstore::bootstrap

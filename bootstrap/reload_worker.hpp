@@ -1,20 +1,20 @@
 #pragma once
-// ReloadWorker: runs the SIGHUP reload (key file, TLS certificate) on a thread of its own, so that
-// the thread waiting for signals never reads a file and always answers SIGINT and SIGTERM at once,
-// however slow the read. Requests made while a reload runs are coalesced into one more reload
-// after it: the last request is always followed by a reload that started after it.
+// ReloadWorker: runs the SIGHUP reload (key file, TLS certificate) on a background worker of its
+// own, so that the thread waiting for signals never reads a file and always answers SIGINT and
+// SIGTERM at once, however slow the read. Requests made while a reload runs are coalesced into one
+// more reload after it: the last request is always followed by a reload that started after it.
 
-#include <condition_variable>
+#include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
+
+#include "adapters/worker/background_worker.hpp"
 
 namespace petstore::bootstrap {
 
 class ReloadWorker {
  public:
-  // Starts the thread. `reload` runs on it, one call at a time.
+  // `reload` runs on the worker's thread, one call at a time.
   explicit ReloadWorker(std::function<void()> reload);
   ReloadWorker(const ReloadWorker&) = delete;
   ReloadWorker& operator=(const ReloadWorker&) = delete;
@@ -24,25 +24,21 @@ class ReloadWorker {
   // request: asks for a reload and returns at once, never waiting for one in progress.
   void request();
 
-  // stop: no reload starts after this. Returns true when the thread has ended, having been idle;
-  // false when a reload was still running: the thread is then left to finish it on its own
-  // (detached), and whatever `reload` uses must outlive it, for the caller that means: exit
-  // without destroying those objects. Never waits for a reload in progress.
+  // stop: no reload starts after this. True when none was running; false when one still was: it
+  // is left to finish on its own, and whatever `reload` uses must outlive it (for the caller:
+  // exit without destroying those objects). Never waits for a reload in progress.
   [[nodiscard]] bool stop();
 
  private:
-  struct State {
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool requested = false;
-    bool running = false;
-    bool stopping = false;
+  // Shared with the jobs, which a stop() may leave running after this object is gone.
+  struct Shared {
+    std::function<void()> reload;
+    std::atomic<bool> queued{false};  // a reload is queued that has not started
   };
 
-  static void run(const std::shared_ptr<State>& state, const std::function<void()>& reload);
-
-  std::shared_ptr<State> state_;  // shared with the thread, which may outlive this object
-  std::thread thread_;
+  std::shared_ptr<Shared> shared_;
+  adapters::worker::BackgroundWorker worker_;
+  bool stopped_ = false;
 };
 
 }  // namespace petstore::bootstrap

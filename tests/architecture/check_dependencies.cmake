@@ -11,10 +11,11 @@
 #   adapters/cli : + application/ (it drives the data tools' use cases) + adapters/jsonl/ (their
 #                  format)
 #   adapters/files: its own folder only (durable file writes, below every adapter that writes one)
+#   adapters/worker: its own folder only (a thread for blocking work, below the storage adapters)
 #   adapters/storage/group_commit: its own folder only, and no technology (a pure rule, below
 #                  the storage adapters)
 #   other adapters (storage, auth, clock): domain/, ports/ and their own folder
-#   a storage adapter (adapters/storage/*): + adapters/storage/group_commit/
+#   a storage adapter (adapters/storage/*): + adapters/storage/group_commit/ + adapters/worker/
 #   every adapter: + adapters/files/
 #   bootstrap    : anything
 # Usage: cmake -DROOT=<source tree> -P check_dependencies.cmake
@@ -66,7 +67,7 @@ foreach(folder IN LISTS adapter_folders)
   if(NOT IS_DIRECTORY ${ROOT}/${folder} OR folder STREQUAL "adapters/storage")
     continue()
   endif()
-  if(folder STREQUAL "adapters/files")
+  if(folder STREQUAL "adapters/files" OR folder STREQUAL "adapters/worker")
     check_folder(${folder} "${folder}/" TRUE)
   elseif(folder STREQUAL "adapters/pet_json")
     check_folder(${folder} "domain/;adapters/files/;${folder}/" TRUE)
@@ -84,7 +85,8 @@ foreach(folder IN LISTS adapter_folders)
   elseif(folder STREQUAL "adapters/storage/group_commit")
     check_folder(${folder} "${folder}/" FALSE "^(libpq|lmdb|poll|unistd)")
   elseif(folder MATCHES "^adapters/storage/")
-    check_folder(${folder} "domain/;ports/;adapters/files/;adapters/storage/group_commit/;${folder}/"
+    check_folder(${folder}
+                 "domain/;ports/;adapters/files/;adapters/storage/group_commit/;adapters/worker/;${folder}/"
                  TRUE)
   elseif(folder STREQUAL "adapters/jsonl")
     check_folder(${folder} "domain/;ports/;adapters/pet_json/;adapters/files/;${folder}/" TRUE)

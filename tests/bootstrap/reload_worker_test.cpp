@@ -1,9 +1,10 @@
-// ReloadWorker: reloads run on its thread, requests made during one are coalesced into one more,
-// and stop() never waits for a reload in progress.
+// ReloadWorker: reloads run on its worker's thread, requests made during one are coalesced into
+// one more, and stop() never waits for a reload in progress nor lets a pending one run.
 
 #include "bootstrap/reload_worker.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <thread>
@@ -25,7 +26,16 @@ struct Probe {
   std::shared_future<void> first_released = release_first.get_future().share();
   std::promise<void> second_done;
   std::promise<void> third_done;
+  std::promise<void> first_finished;
 };
+
+using namespace std::chrono_literals;
+
+// ready: whether `future` is ready within 5 s (a reload lost would otherwise hang the test).
+template <class Future>
+bool ready(Future&& future) {
+  return future.wait_for(5s) == std::future_status::ready;
+}
 
 TEST(ReloadWorker, RunsTheReloadOnItsOwnThread) {
   auto probe = std::make_shared<Probe>();
@@ -36,7 +46,7 @@ TEST(ReloadWorker, RunsTheReloadOnItsOwnThread) {
     }
   });
   worker.request();
-  probe->first_started.get_future().wait();
+  ASSERT_TRUE(ready(probe->first_started.get_future()));
   EXPECT_NE(probe->thread.load(), std::this_thread::get_id());
 }
 
@@ -59,15 +69,16 @@ TEST(ReloadWorker, RequestsDuringAReloadMakeOneMoreReload) {
     }
   });
   worker.request();
-  probe->first_started.get_future().wait();
+  ASSERT_TRUE(ready(probe->first_started.get_future()));
   for (int request = 0; request < 5; ++request) {
     worker.request();  // returns at once, the first reload still running
   }
   probe->release_first.set_value();
-  probe->second_done.get_future().wait();
+  ASSERT_TRUE(ready(probe->second_done.get_future()));
+  std::this_thread::sleep_for(50ms);  // time for a wrongly queued third reload to run unasked
   probe->third_asked = true;
   worker.request();
-  probe->third_done.get_future().wait();
+  ASSERT_TRUE(ready(probe->third_done.get_future()));
   EXPECT_EQ(probe->unasked.load(), 0) << "five requests during one reload made more than one";
 }
 
@@ -85,14 +96,19 @@ TEST(ReloadWorker, StopDuringAReloadReturnsWithoutWaitingForIt) {
       if (++probe->calls == 1) {
         probe->first_started.set_value();
         probe->first_released.wait();  // stuck, as a read of a hung file system would be
+        probe->first_finished.set_value();
       }
     });
     worker.request();
-    probe->first_started.get_future().wait();
+    ASSERT_TRUE(ready(probe->first_started.get_future()));
     worker.request();  // pending: must not run after stop()
+    const auto stopping = std::chrono::steady_clock::now();
     EXPECT_FALSE(worker.stop());
+    EXPECT_LT(std::chrono::steady_clock::now() - stopping, 2s);
   }
   probe->release_first.set_value();  // the left thread finishes and ends on its own
+  ASSERT_TRUE(ready(probe->first_finished.get_future()));
+  std::this_thread::sleep_for(50ms);  // time for the pending reload to run, were it not dropped
   EXPECT_EQ(probe->calls.load(), 1);
 }
 

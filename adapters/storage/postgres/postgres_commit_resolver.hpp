@@ -8,12 +8,14 @@
 
 #include <functional>
 
-#include "adapters/storage/postgres/postgres_background.hpp"
 #include "adapters/storage/postgres/postgres_commit_outcome.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
+#include "adapters/worker/background_worker.hpp"
 
 namespace petstore::adapters::storage::postgres {
+
+using worker::BackgroundWorker;
 
 class CommitResolver {
  public:

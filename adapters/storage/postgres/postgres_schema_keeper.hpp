@@ -11,10 +11,12 @@
 #include <functional>
 
 #include "adapters/storage/postgres/libpq.hpp"
-#include "adapters/storage/postgres/postgres_background.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
+#include "adapters/worker/background_worker.hpp"
 
 namespace petstore::adapters::storage::postgres {
+
+using worker::BackgroundWorker;
 
 inline constexpr std::chrono::milliseconds schema_first_pause{250};
 inline constexpr std::chrono::milliseconds schema_longest_pause{5000};
