@@ -2,68 +2,25 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <memory_resource>
 #include <utility>
 #include <vector>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/http/error.hpp>
 
 #include "adapters/http/api/ascii.hpp"
 #include "adapters/http/api/trace_context.hpp"
 #include "adapters/http/server/beast_messages.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
+#include "adapters/http/server/h2_stream.hpp"
 #include "adapters/http/server/nghttp2_bytes.hpp"
 #include "adapters/http/server/request_id.hpp"
-#include "adapters/http/server/request_parser.hpp"
 #include "adapters/http/server/response_slot.hpp"
 #include "adapters/http/server/response_wire.hpp"
 
 namespace petstore::adapters::http {
-
-// Stream: one request and its response. Held by the protocol while nghttp2 holds the stream open
-// and by its waiting coroutine while storage holds it, so that the request's views (into `parser`)
-// stay valid until it is answered, though the client reset the stream meanwhile.
-struct Http2Protocol::Stream {
-  explicit Stream(std::int32_t stream_id) : id(stream_id), parser(arena) {}
-
-  std::int32_t id;
-  Clock::time_point began = Clock::now();
-  std::pmr::monotonic_buffer_resource arena;
-  RequestParser parser;
-  std::string method;
-  std::string target;
-  std::size_t header_bytes = 0;  // as RFC 9113 section 6.5.2 counts them: name, value, 32
-  std::optional<std::uint64_t> content_length;
-  bool refused = false;      // answered at once (a limit passed, malformed): the rest ignored
-  bool malformed = false;    // a field RFC 9113 section 8.2.1 forbids (nghttp2 drops it): 400
-  bool head_done = false;    // its header section ended (what follows is body and trailers)
-  bool ended = false;        // the client's END_STREAM came
-  bool open = true;          // nghttp2 holds the stream
-  bool answered = false;     // its response was given
-  bool reset_after = false;  // answered before the client finished: RST_STREAM(NO_ERROR) after
-  HttpRequest request;
-  ports::TraceContext trace;
-  std::string request_id;
-  RequestFacts facts;
-  std::optional<ExchangeWatch> watch;
-  std::shared_ptr<ResponseSlot> slot;
-  std::string content;  // the response's content as sent (a gzipped body lives only till the next)
-  std::size_t sent = 0;
-  Clock::time_point answered_at;
-};
-
 namespace {
-
-namespace bhttp = boost::beast::http;
-
-// too_large: the answers an HTTP/1.1 request gets for the same limits (413 for the body, 431).
-HttpResponse too_large(bool body) {
-  return *response_to_read_error(body ? bhttp::error::body_limit : bhttp::error::header_limit);
-}
 
 // A response's status and fields as nghttp2 takes them: names in lower case (RFC 9113 section
 // 8.2.1), values copied where they would not outlive the submit.
@@ -107,175 +64,6 @@ class ResponseFields {
 
 }  // namespace
 
-// Callbacks: nghttp2's callbacks, each a static function over the protocol in `user_data`.
-struct Http2Protocol::Callbacks {
-  static Http2Protocol& self(void* user_data) { return *static_cast<Http2Protocol*>(user_data); }
-
-  // begin_frame: a HEADERS frame on an identifier the client has passed, of no stream held here,
-  // is dropped by nghttp2 (RFC 9113 section 5.1.1 would end the connection; nghttp2 forgives it,
-  // since a client may send trailers on a stream the server has reset). It still costs its HPACK
-  // decoding and gives the client nothing, so it spends the idle-frame budget.
-  static int begin_frame(nghttp2_session* session, const nghttp2_frame_hd* header,
-                         void* user_data) {
-    Http2Protocol& protocol = self(user_data);
-    if (header->type == NGHTTP2_HEADERS &&
-        header->stream_id <= nghttp2_session_get_last_proc_stream_id(session) &&
-        protocol.find(header->stream_id) == nullptr) {
-      protocol.spend_idle_frame();
-    }
-    return 0;
-  }
-
-  static int begin_headers(nghttp2_session* /*session*/, const nghttp2_frame* frame,
-                           void* user_data) {
-    if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
-      self(user_data).begin_stream(frame->hd.stream_id);
-    }
-    return 0;
-  }
-
-  static int header(nghttp2_session* /*session*/, const nghttp2_frame* frame,
-                    const std::uint8_t* name_bytes, std::size_t name_size,
-                    const std::uint8_t* value_bytes, std::size_t value_size, std::uint8_t /*flags*/,
-                    void* user_data) {
-    Http2Protocol& protocol = self(user_data);
-    Stream* stream = protocol.find(frame->hd.stream_id);
-    if (stream == nullptr || stream->refused) {
-      return 0;
-    }
-    stream->header_bytes += name_size + value_size + 32;  // a trailer section's too, as HTTP/1.1
-    if (stream->header_bytes > protocol.context_.limits.header_bytes) {
-      stream->refused = true;
-      return 0;
-    }
-    if (stream->head_done) {
-      return 0;  // a trailer section is never merged into the header section (RFC 9110 6.5)
-    }
-    const std::string_view name = nghttp2_text(name_bytes, name_size);
-    const std::string_view value = nghttp2_text(value_bytes, value_size);
-    if (name == ":method") {
-      stream->method = value;
-    } else if (name == ":path") {
-      stream->target = value;
-    } else if (name == "content-length") {
-      std::uint64_t length = 0;
-      const auto [end, failed] = std::from_chars(value.data(), value.data() + value.size(), length);
-      if (failed == std::errc() && end == value.data() + value.size()) {
-        stream->content_length = length;
-      }
-    } else if (!name.starts_with(':')) {
-      stream->parser.take_field(name, value);
-    }
-    return 0;
-  }
-
-  // invalid_header: nghttp2 would drop the field and go on; a request that lost a field its
-  // client sent (an Idempotency-Key with a space at its end) must not be served as if it had none.
-  static int invalid_header(nghttp2_session* /*session*/, const nghttp2_frame* frame,
-                            const std::uint8_t* /*name*/, std::size_t /*name_size*/,
-                            const std::uint8_t* /*value*/, std::size_t /*value_size*/,
-                            std::uint8_t /*flags*/, void* user_data) {
-    Stream* stream = self(user_data).find(frame->hd.stream_id);
-    if (stream != nullptr && !stream->head_done) {
-      stream->malformed = true;
-    }
-    return 0;
-  }
-
-  static int data_chunk(nghttp2_session* /*session*/, std::uint8_t /*flags*/,
-                        std::int32_t stream_id, const std::uint8_t* data, std::size_t size,
-                        void* user_data) {
-    Http2Protocol& protocol = self(user_data);
-    Stream* stream = protocol.find(stream_id);
-    if (stream == nullptr || stream->refused) {
-      return 0;
-    }
-    if (stream->parser.body().size() + size > protocol.context_.limits.body_bytes) {
-      stream->refused = true;
-      protocol.refuse(*stream, too_large(true));
-      return 0;
-    }
-    stream->parser.take_body(nghttp2_text(data, size));
-    return 0;
-  }
-
-  static int frame_received(nghttp2_session* /*session*/, const nghttp2_frame* frame,
-                            void* user_data) {
-    Http2Protocol& protocol = self(user_data);
-    const bool ends_stream = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
-    const bool ack = (frame->hd.flags & NGHTTP2_FLAG_ACK) != 0;
-    switch (frame->hd.type) {
-      case NGHTTP2_HEADERS:
-        if (Stream* stream = protocol.find(frame->hd.stream_id); stream != nullptr) {
-          if (frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
-            protocol.end_of_headers(*stream, ends_stream);
-          } else if (ends_stream) {  // a trailer section ends the request
-            protocol.end_of_headers(*stream, true);
-          }
-        }
-        return 0;
-      case NGHTTP2_DATA:
-        if (Stream* stream = protocol.find(frame->hd.stream_id); stream != nullptr && ends_stream) {
-          protocol.end_of_headers(*stream, true);
-        } else if (frame->hd.length == 0) {
-          protocol.spend_idle_frame();
-        }
-        return 0;
-      case NGHTTP2_PING:
-      case NGHTTP2_SETTINGS:
-        if (!ack) {
-          protocol.spend_idle_frame();
-        }
-        return 0;
-      case NGHTTP2_RST_STREAM:
-      case NGHTTP2_PRIORITY:
-      case NGHTTP2_WINDOW_UPDATE:
-        protocol.spend_idle_frame();
-        return 0;
-      default:
-        return 0;
-    }
-  }
-
-  static int frame_sent(nghttp2_session* session, const nghttp2_frame* frame, void* user_data) {
-    if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0) {
-      return 0;
-    }
-    Stream* stream = self(user_data).find(frame->hd.stream_id);
-    if (stream != nullptr && stream->reset_after) {
-      // The response is whole; what the client still sends is not wanted (RFC 9113 8.1).
-      nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, stream->id, NGHTTP2_NO_ERROR);
-    }
-    return 0;
-  }
-
-  static int stream_closed(nghttp2_session* /*session*/, std::int32_t stream_id,
-                           std::uint32_t /*error_code*/, void* user_data) {
-    Http2Protocol& protocol = self(user_data);
-    if (const auto found = protocol.streams_.find(stream_id); found != protocol.streams_.end()) {
-      found->second->open = false;
-      protocol.streams_.erase(found);
-    }
-    if (protocol.streams_.empty()) {
-      protocol.idle_since_ = Clock::now();
-    }
-    return 0;
-  }
-
-  static ssize_t read_content(nghttp2_session* /*session*/, std::int32_t /*stream_id*/,
-                              std::uint8_t* buffer, std::size_t length, std::uint32_t* data_flags,
-                              nghttp2_data_source* source, void* /*user_data*/) {
-    auto& stream = *static_cast<Stream*>(source->ptr);
-    const std::size_t size = std::min(length, stream.content.size() - stream.sent);
-    std::copy_n(stream.content.data() + stream.sent, size, buffer);
-    stream.sent += size;
-    if (stream.sent == stream.content.size()) {
-      *data_flags |= NGHTTP2_DATA_FLAG_EOF;
-    }
-    return static_cast<ssize_t>(size);
-  }
-};
-
 std::shared_ptr<Http2Protocol> Http2Protocol::start(boost::asio::any_io_executor executor,
                                                     ConnectionState& state,
                                                     const SessionContext& context,
@@ -294,14 +82,7 @@ Http2Protocol::Http2Protocol(boost::asio::any_io_executor executor, ConnectionSt
       budget_checked_(idle_since_) {
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_session_callbacks_new(&callbacks);
-  nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, &Callbacks::begin_frame);
-  nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &Callbacks::begin_headers);
-  nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::header);
-  nghttp2_session_callbacks_set_on_invalid_header_callback(callbacks, &Callbacks::invalid_header);
-  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::data_chunk);
-  nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::frame_received);
-  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::frame_sent);
-  nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::stream_closed);
+  set_callbacks(callbacks);
   nghttp2_option* options = nullptr;
   nghttp2_option_new(&options);
   nghttp2_option_set_max_deflate_dynamic_table_size(options, h2_header_table_bytes);
@@ -403,57 +184,6 @@ void Http2Protocol::refuse_waiting() {
   drain();
 }
 
-Http2Protocol::Stream* Http2Protocol::find(std::int32_t id) {
-  const auto found = streams_.find(id);
-  return found == streams_.end() ? nullptr : found->second.get();
-}
-
-void Http2Protocol::begin_stream(std::int32_t id) {
-  streams_.emplace(id, std::make_shared<Stream>(id));
-  served_one_ = true;
-}
-
-void Http2Protocol::end_of_headers(Stream& stream, bool ends_stream) {
-  stream.head_done = true;
-  if (stream.answered) {
-    return;
-  }
-  if (stream.refused && !stream.ended) {  // the head passed the limit: 431, body unread
-    stream.ended = ends_stream;
-    refuse(stream, too_large(false));
-    return;
-  }
-  if (stream.malformed) {  // RFC 9113 section 8.1.1: answered, then reset if the client still sends
-    stream.refused = true;
-    stream.ended = ends_stream;
-    refuse(stream, refusal(400, "invalid_parameter",
-                           "the request is not valid HTTP/2: a field's name or value holds what "
-                           "RFC 9113 section 8.2.1 forbids (white space at either end of a value, "
-                           "a control character)"));
-    return;
-  }
-  if (!ends_stream) {
-    if (stream.content_length && *stream.content_length > context_.limits.body_bytes) {
-      stream.refused = true;
-      refuse(stream, too_large(true));
-    }
-    return;
-  }
-  stream.ended = true;
-  if (stream.refused) {
-    return;  // answered as it passed the limit
-  }
-  if (waiting_.size() >= h2_max_concurrent_streams) {
-    // Streams the client reset still hold storage: this one may be retried (RFC 9113 8.7).
-    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream.id, NGHTTP2_REFUSED_STREAM);
-    stream.answered = true;
-    stream.answered_at = Clock::now();
-    spend_idle_frame();
-    return;
-  }
-  dispatch(streams_.at(stream.id));
-}
-
 void Http2Protocol::dispatch(const std::shared_ptr<Stream>& stream) {
   const auto now = Clock::now();
   stream->watch.emplace(context_.observer, now);
@@ -522,7 +252,7 @@ void Http2Protocol::answer(Stream& stream, HttpResponse response) {
     }
     nghttp2_data_provider provider{};
     provider.source.ptr = &stream;
-    provider.read_callback = &Callbacks::read_content;
+    provider.read_callback = &Stream::read_content;
     auto& nv = fields.fields();
     nghttp2_submit_response(session_, stream.id, nv.data(), nv.size(),
                             stream.content.empty() ? nullptr : &provider);

@@ -23,6 +23,7 @@
 #include "application/accepted_key_memo.hpp"
 
 struct nghttp2_session;
+struct nghttp2_session_callbacks;
 
 namespace petstore::adapters::http {
 
@@ -85,6 +86,8 @@ class Http2Protocol final : public StreamsControl,
   Http2Protocol(boost::asio::any_io_executor executor, ConnectionState& state,
                 const SessionContext& context, std::function<void()> wake);
 
+  // set_callbacks: nghttp2's callbacks, which read the client's frames (h2_requests.cpp).
+  static void set_callbacks(nghttp2_session_callbacks* callbacks);
   Stream* find(std::int32_t id);
   void begin_stream(std::int32_t id);
   void end_of_headers(Stream& stream, bool ends_stream);

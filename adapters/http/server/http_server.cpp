@@ -6,7 +6,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -34,14 +33,6 @@ using Tcp = asio::ip::tcp;
 using TlsStream = beast::ssl_stream<DeadlineStream>;
 
 constexpr std::chrono::seconds tls_shutdown_timeout{2};
-
-// speaks_h2: whether the TLS handshake chose HTTP/2 by ALPN (tls_context.cpp offers it).
-bool speaks_h2(TlsStream& stream) {
-  const unsigned char* protocol = nullptr;
-  unsigned size = 0;
-  SSL_get0_alpn_selected(stream.native_handle(), &protocol, &size);
-  return std::string_view(reinterpret_cast<const char*>(protocol), size) == "h2";  // NOLINT
-}
 
 std::string format_endpoint(const Tcp::endpoint& endpoint) {
   const auto address = endpoint.address();
@@ -255,7 +246,7 @@ class BeastHttpServer final : public HttpServer {
     if (handshake_error) {
       co_return;  // not TLS, a refused protocol version, or too slow
     }
-    if (speaks_h2(stream)) {
+    if (chose_h2(stream.native_handle())) {
       Http2Session<TlsStream> session(stream, connection->state(), session_context());
       co_await session.run({});
     } else {

@@ -98,8 +98,7 @@ class Session {
   // from the heap, given back when it has been answered.
   static constexpr std::size_t request_arena_bytes = 2048;
 
-  // Past this, the response buffer is given back after the write (a /docs script, say) rather
-  // than kept for the rest of the connection.
+  // Past this, the response buffer is given back after the write (a /docs script, say).
   static constexpr std::size_t kept_response_buffer = std::size_t{64} * 1024;
 
   // read_checked_request: the head, checked (check_head; with Expect: 100-continue also the

@@ -94,4 +94,11 @@ domain::Result<void> TlsContext::reload() {
   return {};
 }
 
+bool chose_h2(const SSL* connection) {
+  const unsigned char* protocol = nullptr;
+  unsigned size = 0;
+  SSL_get0_alpn_selected(connection, &protocol, &size);
+  return std::string_view(reinterpret_cast<const char*>(protocol), size) == "h2";  // NOLINT
+}
+
 }  // namespace petstore::adapters::http

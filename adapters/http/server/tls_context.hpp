@@ -39,4 +39,7 @@ class TlsContext {
   std::shared_ptr<boost::asio::ssl::context> context_;
 };
 
+// chose_h2: whether a connection's handshake chose HTTP/2 by ALPN (a TlsContext offers it).
+[[nodiscard]] bool chose_h2(const SSL* connection);
+
 }  // namespace petstore::adapters::http
