@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <utility>
 
 #include "adapters/worker/background_worker.hpp"
 
@@ -32,6 +33,8 @@ class ReloadWorker {
  private:
   // Shared with the jobs, which a stop() may leave running after this object is gone.
   struct Shared {
+    explicit Shared(std::function<void()> reload_function) : reload(std::move(reload_function)) {}
+
     std::function<void()> reload;
     std::atomic<bool> queued{false};  // a reload is queued that has not started
   };
