@@ -7,7 +7,6 @@
 #include <system_error>
 
 #include "adapters/storage/lmdb/lmdb_data_dir.hpp"
-#include "adapters/storage/lmdb/lmdb_migrate.hpp"
 #include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
@@ -69,6 +68,31 @@ std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
   ::lmdb::val key{v1_next_id_key.data(), v1_next_id_key.size()};
   ::lmdb::dbi_del(txn, dbs.meta, key);
   return std::nullopt;
+}
+
+// migrate_pets_to_v3: rewrites every pet record of version 1 or 2 (format 1, no checksum) as
+// version 3 writes it (with a crc32c), each validated in full on the way. A record that fails is
+// left as it was: version 3 reads it as damaged, and export names it. May throw ::lmdb::error
+// (MDB_MAP_FULL: the records grew; the caller grows the map and runs the whole open again).
+void migrate_pets_to_v3(MDB_txn* txn, const Databases& dbs) {
+  auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
+  MDB_val key{};
+  MDB_val value{};
+  for (int rc = ::mdb_cursor_get(cursor.handle(), &key, &value, MDB_FIRST); rc != MDB_NOTFOUND;
+       rc = ::mdb_cursor_get(cursor.handle(), &key, &value, MDB_NEXT)) {
+    check(rc, "mdb_cursor_get");
+    const auto pet = decode_v2_pet_record({static_cast<const char*>(value.mv_data), value.mv_size});
+    if (!pet) {
+      continue;  // damaged before: stays so, and is still found (format 1 is not version 3's)
+    }
+    // Both copied before the put: `key` and `value` point into a page that the put rewrites.
+    std::string key_bytes(static_cast<const char*>(key.mv_data), key.mv_size);
+    std::string record = pet_record(*pet);
+    MDB_val same_key{key_bytes.size(), key_bytes.data()};
+    MDB_val replacement{record.size(), record.data()};
+    check(::mdb_cursor_put(cursor.handle(), &same_key, &replacement, MDB_CURRENT),
+          "mdb_cursor_put");
+  }
 }
 
 }  // namespace
@@ -194,7 +218,7 @@ domain::Result<void> Store::check_schema_once() {
     }
   }
   if (*version < schema_version) {
-    (void)migrate_pets_to_v3(txn, dbs_);
+    migrate_pets_to_v3(txn, dbs_);
     write_u64(txn, meta, schema_version_key, schema_version);
   }
   commit(guard);
