@@ -1,9 +1,10 @@
 #pragma once
 // libpq, once for the adapter: owning pointers for what libpq allocates, the keywords a
-// connection is made with (ConnectTarget), statements sent with text parameters, and libpq's
-// messages with the URL's password masked. Every file of the adapter that calls libpq takes
-// these from here rather than writing its own.
+// connection is made with (ConnectTarget), statements sent with text parameters, libpq's
+// messages with the URL's password masked, and the numbers it hands back as text. Every file of
+// the adapter that calls libpq takes these from here rather than writing its own.
 
+#include <charconv>
 #include <chrono>
 #include <cstddef>
 #include <libpq-fe.h>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace petstore::adapters::storage::postgres {
@@ -101,5 +103,18 @@ struct ConnectTarget {
 
 // one_line: redacted, with the newlines inside the text turned into spaces as well.
 [[nodiscard]] std::string one_line(std::string_view text, const std::string& password);
+
+// parse_whole: `text` as a Number in `base` when the whole of it is one (no sign on an unsigned
+// Number, no spaces, no "0x"), else nullopt (empty text, too large a number included).
+template <class Number>
+[[nodiscard]] std::optional<Number> parse_whole(std::string_view text, int base = 10) {
+  Number value{};
+  const auto* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, value, base);
+  if (error != std::errc{} || at != end) {
+    return std::nullopt;
+  }
+  return value;
+}
 
 }  // namespace petstore::adapters::storage::postgres

@@ -45,14 +45,11 @@ void BatchScheduler::freed(std::size_t creates, Clock::duration took, Clock::tim
 }
 
 void BatchScheduler::expire(Clock::time_point now, Unanswered& expired) {
-  take_expired(creates_, now, expired, "no database connection was free within the timeout");
+  take_due(creates_, now, expired, "no database connection was free within the timeout");
 }
 
 void BatchScheduler::take_all(Unanswered& taken, const char* reason) {
-  for (auto& create : creates_) {
-    taken.emplace_back(std::move(create), reason);
-  }
-  creates_.clear();
+  take_due(creates_, Clock::time_point::max(), taken, reason);
 }
 
 }  // namespace petstore::adapters::storage::postgres

@@ -20,11 +20,12 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// take_expired: moves out of `queue` the calls whose deadline is not after `now`, each with
-// `reason`, to be answered unavailable once the caller's lock is let go.
+// take_due: moves out of `queue` the calls whose deadline is not after `now` (all of them at
+// time_point::max()), each with `reason`, to be answered unavailable once the caller's lock is
+// let go.
 template <class Call>
-void take_expired(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
-                  std::vector<std::pair<Call, const char*>>& expired, const char* reason) {
+void take_due(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
+              std::vector<std::pair<Call, const char*>>& expired, const char* reason) {
   for (auto it = queue.begin(); it != queue.end();) {
     if (it->deadline <= now) {
       expired.emplace_back(std::move(*it), reason);

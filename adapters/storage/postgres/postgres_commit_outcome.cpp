@@ -1,12 +1,18 @@
 #include "adapters/storage/postgres/postgres_commit_outcome.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "adapters/storage/postgres/postgres_array_literal.hpp"
-#include "adapters/storage/postgres/postgres_batch_rows.hpp"
+#include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_session.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -33,12 +39,10 @@ constexpr const char* records_sql =
     "JOIN petstore.idempotency_keys k ON k.scope = s.scope AND k.key = s.key "
     "LEFT JOIN petstore.pets p ON p.id = k.pet_id";
 
-// A commit record that is flushed, and waited for by the synchronous standbys, after the batch's:
-// pg_xact_status says "committed" as soon as the batch's commit record is written on the primary,
-// also when its backend was terminated while it waited for the standbys (a fast shutdown does
-// that), so the batch may be on the primary only, and a failover would lose it. Writing WAL (a
-// logical message; a transaction with only an id writes a commit record that is never flushed)
-// makes this commit wait for everything before it, the batch's commit included.
+// A flush barrier, as after every batch (barrier_sql, postgres_create_batch.cpp): pg_xact_status
+// says "committed" as soon as the batch's commit record is written on the primary, also when its
+// backend was terminated while it waited for the standbys (a fast shutdown does that), so the
+// batch may be on the primary only, and a failover would lose it.
 constexpr const char* durable_sql =
     "BEGIN; SET LOCAL synchronous_commit = on; "
     "SELECT pg_logical_emit_message(true, 'petstore', 'a commit in doubt resolved'); COMMIT";
@@ -57,6 +61,98 @@ bool pause(std::chrono::milliseconds length, Clock::time_point deadline,
         std::min<Clock::duration>(std::chrono::milliseconds(10), until - Clock::now()));
   }
   return Clock::now() < deadline && !stop.stop_requested();
+}
+
+// Record: a keyed create's idempotency record, as the resolution read it.
+struct Record {
+  std::optional<domain::Pet> pet;  // the pet it names, when that pet is stored
+  std::int64_t pet_id = 0;
+  bool written_by_batch = false;
+};
+
+std::vector<std::optional<Record>> records_by_create(std::size_t creates, const PGresult* records) {
+  std::vector<std::optional<Record>> by_create(creates);
+  const int rows = records != nullptr ? PQntuples(records) : 0;
+  for (int row = 0; row < rows; ++row) {
+    const auto ordinal = std::stoull(PQgetvalue(records, row, 4));
+    if (ordinal < 1 || ordinal > creates) {
+      continue;
+    }
+    Record record;
+    if (PQgetisnull(records, row, 0) == 0) {
+      if (auto pet = decode_pet(records, row)) {
+        record.pet = std::move(*pet);
+      }
+    }
+    record.pet_id = std::stoll(PQgetvalue(records, row, 5));
+    record.written_by_batch = std::string_view(PQgetvalue(records, row, 6)) == "t";
+    by_create[ordinal - 1] = std::move(record);
+  }
+  return by_create;
+}
+
+// outcomes_from_rows: each create's outcome, in order, as petstore.create_pets would have
+// answered it. The rows prove themselves: a batch's new pets have consecutive ids in the order of
+// its creates, each with the create's columns, and a keyed create's record names its pet. `pets`:
+// the pets the transaction wrote (pets_sql), null when none can be; `records`: the keyed
+// creates' records (records_sql), null when the batch has no key. nullopt, with `why`, when the
+// rows do not fit the batch: then they are another transaction's (its id reused by a promoted
+// standby that never saw this one).
+std::optional<std::vector<ports::CreateOutcome>> outcomes_from_rows(
+    const std::vector<PendingCreate>& creates, const PGresult* pets, const PGresult* records,
+    std::string& why) {
+  const auto by_create = records_by_create(creates.size(), records);
+  std::vector<ports::CreateOutcome> outcomes;
+  outcomes.reserve(creates.size());
+  // A key twice in the batch: its first create claimed the record, the later ones replay it.
+  std::map<std::pair<std::string, std::string>, std::size_t> claimed_by;
+  const int new_rows = pets != nullptr ? PQntuples(pets) : 0;
+  int next_row = 0;
+  std::int64_t previous_id = 0;
+  for (std::size_t i = 0; i < creates.size(); ++i) {
+    const auto& command = creates[i].command;
+    const auto& record = by_create[i];
+    if (command.idempotency) {
+      if (!record) {
+        why = "a key of the batch has no record";
+        return std::nullopt;
+      }
+      if (!record->written_by_batch) {
+        if (!record->pet) {
+          why = "a replayed key names no stored pet";
+          return std::nullopt;
+        }
+        outcomes.push_back(ports::CreateOutcome{*record->pet, false});
+        continue;
+      }
+      const auto [first, claimed] =
+          claimed_by.emplace(std::pair(command.idempotency->scope, command.idempotency->key), i);
+      if (!claimed) {
+        outcomes.push_back(ports::CreateOutcome{outcomes[first->second].pet, false});
+        continue;
+      }
+    }
+    // A new pet: the batch's next row, one id above the one before.
+    if (next_row >= new_rows) {
+      why = "the transaction wrote fewer pets than the batch created";
+      return std::nullopt;
+    }
+    auto pet = decode_pet(pets, next_row);
+    if (!pet || (next_row > 0 && pet->id.value != previous_id + 1) ||
+        !(domain::NewPet{pet->name, pet->category_id, pet->status} == command.pet) ||
+        (record && record->pet_id != pet->id.value)) {
+      why = "the transaction's rows are not the batch's creates";
+      return std::nullopt;
+    }
+    previous_id = pet->id.value;
+    outcomes.push_back(ports::CreateOutcome{std::move(*pet), true});
+    ++next_row;
+  }
+  if (next_row != new_rows) {
+    why = "the transaction wrote more pets than the batch created";
+    return std::nullopt;
+  }
+  return outcomes;
 }
 
 // low_32_bits: the xid that xmin shows for a full transaction id's text.

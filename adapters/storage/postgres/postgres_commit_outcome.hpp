@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_connection.hpp"
+#include "adapters/storage/postgres/libpq.hpp"
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "ports/pet_repository.hpp"
 

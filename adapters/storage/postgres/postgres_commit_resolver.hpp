@@ -9,7 +9,6 @@
 #include <functional>
 
 #include "adapters/storage/postgres/postgres_commit_outcome.hpp"
-#include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
 #include "adapters/worker/background_worker.hpp"
 

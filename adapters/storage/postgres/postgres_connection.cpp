@@ -79,7 +79,8 @@ Connection::Clock::time_point Connection::next_tick() const {
 
 void Connection::on_tick(Clock::time_point now) {
   if (state_ == State::down && now >= retry_at_) {
-    begin_connect(now);
+    host_index_ = 0;  // each round in the URL's order, as libpq's own connect goes
+    attempt_host(now);
   } else if (now >= next_tick() && state_ != State::idle) {
     if (state_ == State::connecting || state_ == State::setting_up) {
       host_failed(
@@ -134,13 +135,9 @@ void Connection::run(std::vector<Work> works) {
 
 void Connection::send(Work work) {
   for (const auto& statement : work.statements) {
-    if (!send_query(conn_.get(), statement.sql.c_str(), statement.params)) {
+    if (!send_query(conn_.get(), statement.sql.c_str(), statement.params) ||
+        (statement.flush && PQsendFlushRequest(conn_.get()) == 0)) {
       works_.push_back(std::move(work));  // so that fail() answers it
-      fail(libpq_error());
-      return;
-    }
-    if (statement.flush && PQsendFlushRequest(conn_.get()) == 0) {
-      works_.push_back(std::move(work));
       fail(libpq_error());
       return;
     }

@@ -84,7 +84,6 @@ class Connection final : public LoopClient {
  private:
   enum class State { down, connecting, setting_up, idle, busy };
 
-  void begin_connect(Clock::time_point now);
   void attempt_host(Clock::time_point now);
   // host_failed: the attempt on the current host failed; the next host is tried at once unless
   // it was the last (or `try_next` is false), and then the pause begins.

@@ -22,11 +22,6 @@ constexpr std::chrono::milliseconds longest_pause{1000};
 
 }  // namespace
 
-void Connection::begin_connect(Clock::time_point now) {
-  host_index_ = 0;  // each round in the URL's order, as libpq's own connect goes
-  attempt_host(now);
-}
-
 void Connection::attempt_host(Clock::time_point now) {
   conn_ = start_connect(target_, host_index_);
   state_ = State::connecting;

@@ -49,10 +49,6 @@ struct BatchState {
   std::function<void(std::size_t creates)> after;
 };
 
-std::int64_t nanoseconds_since_epoch(std::chrono::system_clock::time_point when) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch()).count();
-}
-
 // expired_before: records stamped before this count as absent at `now` (saturating, so that no
 // clock value overflows).
 std::int64_t expired_before(std::int64_t now, std::chrono::system_clock::duration retention) {
@@ -79,7 +75,9 @@ Statement create_statement(const std::vector<PendingCreate>& batch) {
   for (const auto& pending : batch) {
     traces.push_back(&pending.done.trace());
     const auto& command = pending.command;
-    const auto now = nanoseconds_since_epoch(command.received_at);
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(command.received_at.time_since_epoch())
+            .count();
     names.add(command.pet.name.value());
     categories.add(command.pet.category_id.value);
     statuses.add(std::string(domain::to_string(command.pet.status)));

@@ -25,14 +25,11 @@ struct PendingCreate {
 
 class CommitResolver;
 
-// create_batch_work: one transaction for `batch`: BEGIN, its transaction's id and the counter's
-// value (answered at once), one petstore.create_pets call for the whole batch (its idempotency
-// records and a bounded prune of expired ones first, then the counter row's lock, the ids and the
-// pets), COMMIT (the lock let go before the flush); then the barrier's transaction. Each `done`
-// runs only after the barrier committed, so once the batch is flushed and on the synchronous
-// standbys (or with the error that stopped the work), then `after` runs; when the connection is
-// lost before the barrier's answer, `after` runs at once and `resolver` learns the outcome (and
-// runs a barrier of its own) and answers the creates.
+// create_batch_work: the work for `batch` (above). Each `done` runs only after the barrier
+// committed, so once the batch is flushed and on the synchronous standbys (or with the error that
+// stopped the work), then `after` runs; when the connection is lost before the barrier's answer,
+// `after` runs at once and `resolver` learns the outcome (and runs a barrier of its own) and
+// answers the creates.
 [[nodiscard]] Work create_batch_work(std::vector<PendingCreate> batch,
                                      std::function<void(std::size_t creates)> after,
                                      CommitResolver& resolver);

@@ -1,7 +1,6 @@
 #pragma once
-// The adapter's errors in the core's vocabulary, written once: unavailable (worth a retry: the
-// database away, slow or closing), which refusals are worth a retry, and a stored pet that fails
-// its checks (internal).
+// The adapter's errors in the core's vocabulary, written once (unavailable: worth a retry, the
+// database away, slow or closing).
 
 #include <string>
 #include <string_view>

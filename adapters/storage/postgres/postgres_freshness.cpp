@@ -4,20 +4,17 @@
 #include <cctype>
 #include <charconv>
 
+#include "adapters/storage/postgres/libpq.hpp"
+
 namespace petstore::adapters::storage::postgres {
 namespace {
 
 // hex32: one half of a pg_lsn, 1 to 8 hex digits.
 std::optional<std::uint32_t> hex32(std::string_view text) {
-  std::uint32_t value = 0;
-  if (text.empty() || text.size() > 8) {
+  if (text.size() > 8) {
     return std::nullopt;
   }
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
-  if (error != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
+  return parse_whole<std::uint32_t>(text, 16);
 }
 
 }  // namespace

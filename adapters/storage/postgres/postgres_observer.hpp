@@ -1,9 +1,8 @@
 #pragma once
 // PostgresObserver: what the PostgreSQL adapter tells whoever watches it (logs, metrics,
-// readiness), as HttpObserver is for the HTTP server and as pgx's tracers are for Go's pool. Every
-// method has a no-op default, so a watcher overrides only what it needs. Called on the adapter's
-// threads, concurrently: implementations must be thread-safe and quick. No text here carries a
-// URL's password.
+// readiness). Every method has a no-op default, so a watcher overrides only what it needs. Called
+// on the adapter's threads, concurrently: implementations must be thread-safe and quick. No text
+// here carries a URL's password.
 
 #include <chrono>
 #include <cstddef>

@@ -16,15 +16,10 @@
 namespace petstore::adapters::storage::postgres {
 namespace {
 
-// Threads that run the connections: two keep one busy pipeline from delaying every other
-// connection's answers, and a poll loop serves many connections, so more rarely pay.
-constexpr std::size_t most_loops = 2;
-
 // The longest the schema's first attempt holds the start back, whatever the call timeout: past
 // it the service listens, unready, and the schema is tried again in the background.
 constexpr std::chrono::seconds first_attempt_limit{5};
 
-// with_worker: `settings` with `worker` to resolve lost commits on.
 PoolSettings with_worker(PoolSettings settings, BackgroundWorker& worker) {
   settings.worker = &worker;
   return settings;
@@ -164,7 +159,6 @@ domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_reposito
   PoolSettings settings;
   settings.target = target_for(options, std::move(*parsed));
   settings.size = std::max<std::size_t>(1, options.pool_size);
-  settings.loops = std::min(settings.size, most_loops);
   settings.observer = options.observer.get();
   const auto first_attempt =
       std::min<std::chrono::milliseconds>(options.call_timeout, first_attempt_limit);

@@ -11,6 +11,14 @@
 #include "adapters/storage/postgres/postgres_errors.hpp"
 
 namespace petstore::adapters::storage::postgres {
+namespace {
+
+// Threads that run the connections: two keep one busy pipeline from delaying every other
+// connection's answers, and a poll loop serves many connections, so more rarely pay.
+constexpr std::size_t most_loops = 2;
+
+}  // namespace
+
 void Pool::Unanswered::answer() {
   for (auto& [work, reason] : reads) {
     work.finish(unavailable(reason));
@@ -24,7 +32,7 @@ void Pool::Unanswered::answer() {
 
 Pool::Pool(PoolSettings settings)
     : settings_(std::move(settings)), schema_ready_(settings_.schema_ready) {
-  const std::size_t loop_count = std::max<std::size_t>(1, settings_.loops);
+  const std::size_t loop_count = std::clamp<std::size_t>(settings_.size, 1, most_loops);
   for (std::size_t i = 0; i < loop_count; ++i) {
     loops_.push_back(std::make_unique<EventLoop>(
         i == 0 ? EventLoop::EveryTick([this](auto now) { return on_tick(now); })
@@ -169,9 +177,7 @@ void Pool::schema_ready() {
     schema_ready_ = true;
     availability = availability_change_locked();
   }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
+  report_availability(availability);
 }
 
 void Pool::no_connection_works_locked(Unanswered& answers) {
@@ -185,7 +191,8 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
   auto next = Clock::time_point::max();
   {
     const std::lock_guard lock(mutex_);
-    expire_locked(now, answers);
+    take_due(reads_, now, answers.reads, "no database connection was free within the timeout");
+    batches_.expire(now, answers.creates);
     probe_locked(now, assignments);
     if (const auto company_deadline = batches_.wait_until()) {
       if (*company_deadline <= now) {
@@ -201,16 +208,8 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
   return next;
 }
 
-void Pool::expire_locked(Clock::time_point now, Unanswered& answers) {
-  take_expired(reads_, now, answers.reads, "no database connection was free within the timeout");
-  batches_.expire(now, answers.creates);
-}
-
 void Pool::take_all_locked(Unanswered& answers, const char* reason) {
-  for (auto& work : reads_) {
-    answers.reads.emplace_back(std::move(work), reason);
-  }
-  reads_.clear();
+  take_due(reads_, Clock::time_point::max(), answers.reads, reason);
   batches_.take_all(answers.creates, reason);
 }
 
@@ -238,9 +237,7 @@ void Pool::probe_answered(bool answered) {
     health_.probe_answered(answered, Clock::now());
     availability = availability_change_locked();
   }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
+  report_availability(availability);
 }
 
 std::optional<bool> Pool::availability_change_locked() {

@@ -24,17 +24,14 @@
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
-#include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_pool_health.hpp"
-#include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
 struct PoolSettings {
   ConnectTarget target;
-  std::size_t size = 2;
-  std::size_t loops = 1;
+  std::size_t size = 2;                                    // spread over one or two loops
   PostgresObserver* observer = &PostgresObserver::none();  // must outlive the pool
   // Where batches whose COMMIT's answer was lost are resolved (must outlive the pool); none: such
   // a batch is answered unavailable (a pool that takes no creates: a replica's).
@@ -107,7 +104,6 @@ class Pool final : public ConnectionHost {
   // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
   // for company is over, and returns when it must run next.
   Clock::time_point on_tick(Clock::time_point now);
-  void expire_locked(Clock::time_point now, Unanswered& answers);
   void take_all_locked(Unanswered& answers, const char* reason);
   void report_pool_locked() const;
   // probe_locked: queues a probe, first in line, when one is due.
@@ -116,6 +112,12 @@ class Pool final : public ConnectionHost {
   // availability_change_locked: the pool's availability, when it differs from the one last
   // reported (to report outside the lock).
   [[nodiscard]] std::optional<bool> availability_change_locked();
+  // report_availability: tells such a change, once the lock is let go.
+  void report_availability(std::optional<bool> change) const {
+    if (change) {
+      observer_.availability_changed(*change);
+    }
+  }
 
   PoolSettings settings_;
   std::mutex mutex_;

@@ -28,9 +28,7 @@ void Pool::connection_up(Connection& connection) {
   if (recovered) {
     observer_.connection_restored(settings_.target.host_description(connection.host()));
   }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
+  report_availability(availability);
 }
 
 void Pool::connection_idle(Connection& connection) {
@@ -59,9 +57,7 @@ void Pool::connect_failed(Connection& connection, const std::string& reason, boo
   if (!closing) {
     observer_.connect_failed(settings_.target.host_description(connection.host()), reason);
   }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
+  report_availability(availability);
 }
 
 void Pool::connection_lost(Connection& connection, const std::string& reason, bool silent) {
@@ -99,9 +95,7 @@ void Pool::connection_lost(Connection& connection, const std::string& reason, bo
   if (!closing) {
     observer_.connection_lost(settings_.target.host_description(connection.host()), reason);
   }
-  if (availability) {
-    observer_.availability_changed(*availability);
-  }
+  report_availability(availability);
 }
 
 }  // namespace petstore::adapters::storage::postgres

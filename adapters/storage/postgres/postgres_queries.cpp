@@ -1,7 +1,6 @@
 #include "adapters/storage/postgres/postgres_queries.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -27,24 +26,16 @@ constexpr const char* list_by_status_sql =
     "ORDER BY status, id LIMIT $3";
 constexpr const char* count_sql = "SELECT pet_count FROM petstore.id_counter";
 
-std::optional<std::int64_t> to_int64(std::string_view text) {
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 std::string_view field(const PGresult* result, int row, int column) {
   return {PQgetvalue(result, row, column),
           static_cast<std::size_t>(PQgetlength(result, row, column))};
 }
 
-// pet_at: the pet in columns 0-3 of `row`, re-validated.
-domain::Result<domain::Pet> pet_at(const PGresult* result, int row) {
-  const auto id = to_int64(field(result, row, 0));
-  const auto category = to_int64(field(result, row, 2));
+}  // namespace
+
+domain::Result<domain::Pet> decode_pet(const PGresult* result, int row) {
+  const auto id = parse_whole<std::int64_t>(field(result, row, 0));
+  const auto category = parse_whole<std::int64_t>(field(result, row, 2));
   auto name = domain::PetName::parse(field(result, row, 1));
   const auto status = domain::parse_pet_status(field(result, row, 3));
   if (!id || !category || !name || !status) {
@@ -53,14 +44,8 @@ domain::Result<domain::Pet> pet_at(const PGresult* result, int row) {
   return domain::Pet{domain::PetId{*id}, std::move(*name), domain::CategoryId{*category}, *status};
 }
 
-}  // namespace
-
-domain::Result<domain::Pet> decode_pet(const PGresult* result, int row) {
-  return pet_at(result, row);
-}
-
 std::optional<std::int64_t> decode_int64(const PGresult* result, int row, int column) {
-  return to_int64(field(result, row, column));
+  return parse_whole<std::int64_t>(field(result, row, column));
 }
 
 Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {
@@ -74,7 +59,7 @@ Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {
     } else if (PQntuples((*results)[0].get()) == 0) {
       done(domain::make_error(ErrorCode::not_found, "", ""));
     } else {
-      done(pet_at((*results)[0].get(), 0));
+      done(decode_pet((*results)[0].get(), 0));
     }
   };
   return work;
@@ -106,7 +91,7 @@ Work list_work(const ports::PetQuery& query, ports::PetRepository::ListDone done
     const int count = std::min<int>(PQntuples(rows), static_cast<int>(limit));
     page.pets.reserve(static_cast<std::size_t>(count));
     for (int row = 0; row < count; ++row) {
-      auto pet = pet_at(rows, row);
+      auto pet = decode_pet(rows, row);
       if (!pet) {
         done(pet.error());
         return;
@@ -128,7 +113,8 @@ Work count_work(ports::PetRepository::CountDone done) {
       return;
     }
     const PGresult* rows = (*results)[0].get();
-    const auto count = PQntuples(rows) == 1 ? to_int64(field(rows, 0, 0)) : std::nullopt;
+    const auto count =
+        PQntuples(rows) == 1 ? parse_whole<std::int64_t>(field(rows, 0, 0)) : std::nullopt;
     if (!count) {
       done(damaged("the counter row is missing"));
       return;

@@ -1,7 +1,6 @@
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
-#include <charconv>
-#include <system_error>
+#include "adapters/storage/postgres/libpq.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -15,15 +14,6 @@ std::optional<std::string_view> text_at(const PGresult* result, int column) {
   return std::string_view(PQgetvalue(result, 0, column));
 }
 
-std::optional<std::uint32_t> decimal32(std::string_view text) {
-  std::uint32_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 }  // namespace
 
 std::optional<std::uint32_t> timeline_of_wal_file(std::string_view name) {
@@ -32,11 +22,8 @@ std::optional<std::uint32_t> timeline_of_wal_file(std::string_view name) {
   if (name.size() != file_name_length) {
     return std::nullopt;
   }
-  std::uint32_t timeline = 0;
-  const auto digits = name.substr(0, timeline_digits);
-  const auto [end, error] =
-      std::from_chars(digits.data(), digits.data() + digits.size(), timeline, 16);
-  if (error != std::errc{} || end != digits.data() + digits.size() || timeline == 0) {
+  const auto timeline = parse_whole<std::uint32_t>(name.substr(0, timeline_digits), 16);
+  if (!timeline || *timeline == 0) {
     return std::nullopt;
   }
   return timeline;
@@ -73,7 +60,7 @@ std::optional<ReplicaFacts> decode_replica_facts(const PGresult* result) {
   facts.history.database_oid = std::string(*database);
   // No timeline known (neither a receiver the role may see nor a restartpoint): 0, no match.
   const auto timeline = text_at(result, 4);
-  facts.history.timeline = timeline ? decimal32(*timeline).value_or(0) : 0;
+  facts.history.timeline = timeline ? parse_whole<std::uint32_t>(*timeline).value_or(0) : 0;
   facts.database_name = std::string(*name);
   return facts;
 }

@@ -31,6 +31,16 @@ std::optional<Lsn> first_lsn(const PGresult* result) {
   return parse_lsn(PQgetvalue(result, 0, 0));
 }
 
+// serve: answers `work` with its own statements' results, which begin at `first` in `all`.
+void serve(Work work, std::vector<ResultPtr>& all, std::size_t first, PostgresObserver& observer) {
+  const auto begin = all.begin() + static_cast<std::ptrdiff_t>(first);
+  std::vector<ResultPtr> own(
+      std::make_move_iterator(begin),
+      std::make_move_iterator(begin + static_cast<std::ptrdiff_t>(work.statements.size())));
+  observer.read_served(true, "");
+  work.finish(std::move(own));
+}
+
 }  // namespace
 
 void ReplicaReads::read(Work work) {
@@ -140,13 +150,7 @@ void ReplicaReads::alone_answered(Work work, std::size_t index, std::uint64_t co
     }
   }
   if (results && same_server && PQntuples((*results)[1].get()) >= work.rows_bounding) {
-    auto& all = *results;
-    std::vector<ResultPtr> own(
-        std::make_move_iterator(all.begin() + 1),
-        std::make_move_iterator(all.begin() + 1 +
-                                static_cast<std::ptrdiff_t>(work.statements.size())));
-    observer_.read_served(true, "");
-    work.finish(std::move(own));
+    serve(std::move(work), *results, 1, observer_);  // after BEGIN
     return;
   }
   to_position(std::move(work));  // not whole by itself: the replica must prove its replay
@@ -228,13 +232,7 @@ void ReplicaReads::replica_answered(Work work, const Attempt& attempt, WorkResul
   const auto verdict = !trusted ? ReplicaVerdict::not_standby
                                 : judge_replica(first_lsn(replay), attempt.required->flush);
   if (verdict == ReplicaVerdict::fresh) {
-    auto& all = *results;
-    const auto first = all.begin() + statements_before_read;
-    std::vector<ResultPtr> own(
-        std::make_move_iterator(first),
-        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(work.statements.size())));
-    observer_.read_served(true, "");
-    work.finish(std::move(own));
+    serve(std::move(work), *results, statements_before_read, observer_);
     return;
   }
   const auto now = Clock::now();

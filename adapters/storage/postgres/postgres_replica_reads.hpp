@@ -57,10 +57,9 @@ class ReplicaReads {
   // The longest one attempt on a replica may take, and at most half what the read has left, so
   // that the primary still has time to answer after a replica that went silent.
   static constexpr std::chrono::milliseconds most_replica_wait{1000};
-  // How reads gather for a position query (GatherRule): it goes when gather_enough reads wait,
-  // or gather_window after the previous one went. Back to back, queries carried about 4 reads at
-  // 64 connections (one primary round trip's worth); gathered, 16 from about 16,000 reads a
-  // second up, for at most the window more of waiting, and none for a read after a quiet spell.
+  // The GatherRule of position queries. Back to back, queries carried about 4 reads at 64
+  // connections (one primary round trip's worth); gathered, 16 from about 16,000 reads a second
+  // up, for at most the window more of waiting, and none for a read after a quiet spell.
   // Measured: a shorter window missed the target once reads slowed
   // (docs/decisions/freshness-query-gathering.md).
   static constexpr std::size_t gather_enough = 16;
@@ -72,14 +71,12 @@ class ReplicaReads {
                PostgresObserver& observer);
   ReplicaReads(const ReplicaReads&) = delete;
   ReplicaReads& operator=(const ReplicaReads&) = delete;
-  ~ReplicaReads();  // close()s
+  // Sends the gathered reads' query at once and closes the replicas' pools (their calls fall
+  // back to the primary, which the caller closes first so that they are answered unavailable).
+  ~ReplicaReads();
 
   // read: answers `work` (its deadline set) from a fresh replica or from the primary.
   void read(Work work);
-  // close: sends the gathered reads' query at once and closes the replicas' pools (their calls
-  // fall back to the primary, which the caller closes first so that they are answered
-  // unavailable).
-  void close();
 
  private:
   class PoolWatcher;  // a replica's pool's observer: its connections' changes
@@ -139,7 +136,7 @@ class ReplicaReads {
   std::size_t next_ = 0;
   std::optional<ServerHistory> primary_history_;  // the last a position query told
   Clock::time_point history_seen_at_{};
-  // Ticked by the first replica's pool's loop, which close() stops before either goes.
+  // Ticked by the first replica's pool's loop, which the destructor stops before either goes.
   PositionGathering gathering_{GatherRule{gather_enough, gather_window},
                                [this] { query_position(); },
                                [this] { replicas_.front().pool->wake(); }};

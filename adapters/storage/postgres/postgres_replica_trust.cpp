@@ -14,23 +14,22 @@ namespace petstore::adapters::storage::postgres {
 // replica proves its history again; its availability is no part of readiness.
 class ReplicaReads::PoolWatcher final : public PostgresObserver {
  public:
-  PoolWatcher(ReplicaReads& reads, std::size_t index, std::string description)
-      : reads_(reads), index_(index), description_(std::move(description)) {}
+  PoolWatcher(ReplicaReads& reads, std::size_t index) : reads_(reads), index_(index) {}
 
   // PostgresObserver
   void connect_failed(std::string_view /*host*/, std::string_view reason) override {
     reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(description_, reason);
+    reads_.observer_.replica_changed(reads_.replicas_[index_].description, reason);
   }
   // PostgresObserver
   void connection_lost(std::string_view /*host*/, std::string_view reason) override {
     reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(description_, reason);
+    reads_.observer_.replica_changed(reads_.replicas_[index_].description, reason);
   }
   // PostgresObserver
   void connection_restored(std::string_view /*host*/) override {
     reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(description_, "");
+    reads_.observer_.replica_changed(reads_.replicas_[index_].description, "");
   }
   // PostgresObserver: a new connection, made for the first time, is a change too.
   void pool_changed(std::size_t open, std::size_t /*in_use*/) override {
@@ -43,7 +42,6 @@ class ReplicaReads::PoolWatcher final : public PostgresObserver {
  private:
   ReplicaReads& reads_;
   std::size_t index_;
-  std::string description_;
   std::size_t open_ = 0;  // only ever read and written under the pool's lock
 };
 
@@ -54,13 +52,12 @@ ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
   replicas_.resize(replicas.size());
   for (std::size_t i = 0; i < replicas.size(); ++i) {
     replicas_[i].description = replicas[i].description;
-    replicas_[i].watcher = std::make_unique<PoolWatcher>(*this, i, replicas[i].description);
+    replicas_[i].watcher = std::make_unique<PoolWatcher>(*this, i);
   }
   for (std::size_t i = 0; i < replicas.size(); ++i) {
     PoolSettings settings;
     settings.target = std::move(replicas[i].target);
     settings.size = std::max<std::size_t>(1, pool_size);
-    settings.loops = std::min<std::size_t>(settings.size, 2);
     settings.observer = replicas_[i].watcher.get();
     settings.schema_ready = true;  // the primary's schema, replicated
     settings.ticked = i == 0 ? &gathering_ : nullptr;
@@ -68,9 +65,7 @@ ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
   }
 }
 
-ReplicaReads::~ReplicaReads() { close(); }
-
-void ReplicaReads::close() {
+ReplicaReads::~ReplicaReads() {
   gathering_.close();
   for (auto& replica : replicas_) {
     replica.pool->close();  // the first one's loop, which ticks the gathering, is joined here

@@ -1,12 +1,10 @@
 #include "adapters/storage/postgres/postgres_schema.hpp"
 
 #include <array>
-#include <charconv>
 #include <libpq-fe.h>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_create_pets.hpp"
@@ -139,20 +137,11 @@ $fn$;
 constexpr std::array<const char*, schema_version> migrations{
     version_1, version_2, create_pets_migration, incarnation_migration, replay_wait_migration};
 
-// Another instance that holds the lock is migrating: this attempt gives way and is tried again
-// later, rather than waiting on the server for a lock whose holder may never let go.
-domain::Error lock_taken() {
-  return domain::make_error(ErrorCode::unavailable, "",
-                            "another session holds the petstore schema's migration lock");
-}
-
 // parse_version: the stored version when it is one this code can reason about (0 up to any
 // int), else nullopt: text, a number past an int, a negative one.
 std::optional<int> parse_version(std::string_view text) {
-  int version = -1;
-  const auto* end = text.data() + text.size();
-  const auto [at, failed] = std::from_chars(text.data(), end, version);
-  if (failed != std::errc() || at != end || version < 0) {
+  const auto version = parse_whole<int>(text);
+  if (!version || *version < 0) {
     return std::nullopt;
   }
   return version;
@@ -201,7 +190,10 @@ domain::Result<void> migrate(BlockingSession& db) {
     return locked.error();
   }
   if (std::string_view(PQgetvalue(locked->get(), 0, 0)) != "t") {
-    return lock_taken();
+    // Another instance that holds the lock is migrating: this attempt gives way and is tried
+    // again later, rather than waiting on the server for a lock whose holder may never let go.
+    return domain::make_error(ErrorCode::unavailable, "",
+                              "another session holds the petstore schema's migration lock");
   }
   const auto found = current_version(db);
   if (!found) {

@@ -1,10 +1,8 @@
 #include "adapters/storage/postgres/postgres_target.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <system_error>
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
@@ -92,14 +90,13 @@ domain::Result<ParsedUrl> parse_url(const std::string& url, std::string_view fla
       parsed.password = value;
     } else if (keyword == "connect_timeout" && !value.empty()) {
       // libpq's own reading: an integer, where 1 counts as 2 and 0 or less as none.
-      long seconds = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-      if (error != std::errc{} || end != value.data() + value.size()) {
+      const auto seconds = parse_whole<long>(value);
+      if (!seconds) {
         return domain::invalid_argument(
             "database_url",
             std::string(flag) + " has a connect_timeout that is not a whole number");
       }
-      parsed.connect_timeout_seconds = seconds <= 0 ? 0 : std::max(seconds, 2L);
+      parsed.connect_timeout_seconds = *seconds <= 0 ? 0 : std::max(*seconds, 2L);
     }
   }
   parsed.description = describe(user, host.empty() ? hostaddr : host, port, dbname);
