@@ -20,6 +20,12 @@ namespace petstore::adapters::http {
                     [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+// is_tchar: a character of an RFC 9110 token (section 5.6.2).
+[[nodiscard]] constexpr bool is_tchar(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
 // trim_ows: `text` without the spaces and tabs (RFC 9110's optional whitespace) at either end.
 [[nodiscard]] constexpr std::string_view trim_ows(std::string_view text) noexcept {
   const auto first = text.find_first_not_of(" \t");

@@ -2,16 +2,10 @@
 
 #include <charconv>
 
+#include "adapters/http/api/ascii.hpp"
+
 namespace petstore::adapters::http {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
 
 // without_port: an X-Forwarded-For entry as some proxies write it, "[2001:db8::1]:443" or
 // "192.0.2.7:443", reduced to the address.
@@ -31,9 +25,9 @@ std::string_view without_port(std::string_view entry) {
 
 domain::Result<TrustedProxies> TrustedProxies::parse(std::string_view ranges) {
   TrustedProxies proxies;
-  while (!trim(ranges).empty()) {
+  while (!trim_ows(ranges).empty()) {
     const auto comma = ranges.find(',');
-    const std::string_view text = trim(ranges.substr(0, comma));
+    const std::string_view text = trim_ows(ranges.substr(0, comma));
     ranges.remove_prefix(comma == std::string_view::npos ? ranges.size() : comma + 1);
     const auto slash = text.find('/');
     const auto address = parse_ip_address(text.substr(0, slash));
@@ -81,8 +75,8 @@ std::string client_address(std::string_view peer, std::string_view forwarded_for
   std::string_view client = peer;
   while (!forwarded_for.empty()) {
     const auto comma = forwarded_for.rfind(',');
-    const std::string_view entry = without_port(
-        trim(comma == std::string_view::npos ? forwarded_for : forwarded_for.substr(comma + 1)));
+    const std::string_view entry = without_port(trim_ows(
+        comma == std::string_view::npos ? forwarded_for : forwarded_for.substr(comma + 1)));
     forwarded_for = forwarded_for.substr(0, comma == std::string_view::npos ? 0 : comma);
     if (entry.empty()) {
       continue;  // "a, , b": an empty list element (RFC 9110 section 5.6.1)

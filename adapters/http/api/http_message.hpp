@@ -71,9 +71,9 @@ struct HttpResponse {
   unsigned status = 200;
   std::vector<std::pair<HeaderName, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
-  // The two fields of every /v1 response (Cache-Control: no-store, X-Content-Type-Options:
-  // nosniff), as one flag written from one line made once, after the fields above; header()
-  // answers for them as for the others.
+  // The two fields of every /v1 response, private to its key holder and never to be sniffed
+  // (Cache-Control: no-store, X-Content-Type-Options: nosniff), as one flag written from one line
+  // made once, after the fields above; header() answers for them as for the others.
   bool v1_fields = false;
   // fault: for a 500 or 503 from a failed call (storage full, away, damaged), the failure's own
   // words (its message and the adapter's detail) for the request's log line; never sent.

@@ -26,8 +26,6 @@ struct IpAddress {
   [[nodiscard]] bool bit(unsigned index) const noexcept {
     return ((groups.at(index / 16) >> (15 - index % 16)) & 1U) != 0;
   }
-
-  friend bool operator==(const IpAddress&, const IpAddress&) = default;
 };
 
 // parse_ip_address: the address `text` spells, or nullopt.

@@ -12,12 +12,6 @@
 namespace petstore::adapters::http {
 namespace {
 
-// RFC 9110 section 5.6.2: tchar.
-constexpr bool is_token_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
 // Reader: the unread rest of a field value, consumed from the front.
 class Reader {
  public:
@@ -44,7 +38,7 @@ class Reader {
   // token: one or more tchars; nullopt when there is none.
   std::optional<std::string_view> token() {
     std::size_t length = 0;
-    while (length < rest_.size() && is_token_char(rest_[length])) {
+    while (length < rest_.size() && is_tchar(rest_[length])) {
       ++length;
     }
     if (length == 0) {

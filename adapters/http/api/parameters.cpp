@@ -9,13 +9,9 @@
 namespace petstore::adapters::http {
 namespace {
 
+// parse_int64: `text` whole as a decimal int64; from_chars takes '-' as its only sign and no
+// whitespace, so nothing but digits after an optional '-' passes.
 std::optional<std::int64_t> parse_int64(std::string_view text) {
-  const bool negative = !text.empty() && text.front() == '-';
-  const std::string_view digits = negative ? text.substr(1) : text;
-  if (digits.empty() ||
-      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return std::nullopt;
-  }
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size()) {

@@ -65,13 +65,11 @@ ports::TraceContext trace_of(const HttpRequest& request) {
 
 // answer: gives `response` to `respond` as every /v1 response is given.
 void answer(Respond& respond, HttpResponse response) {
-  add_v1_headers(response);
+  response.v1_fields = true;
   respond(std::move(response));
 }
 
 }  // namespace
-
-void add_v1_headers(HttpResponse& response) { response.v1_fields = true; }
 
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
                const HttpRequest& request, Respond respond) {
@@ -135,9 +133,7 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
   }
   auto pet = decode_new_pet(request.body);
   if (!pet) {
-    const bool syntax = pet.error().problem == BodyProblem::invalid_json;
-    answer(respond,
-           error_response(400, syntax ? "invalid_json" : "validation_failed", pet.error().message));
+    answer(respond, error_response(400, to_code(pet.error().problem), pet.error().message));
     return;
   }
   std::optional<std::string> idempotency_key;

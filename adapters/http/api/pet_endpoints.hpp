@@ -14,10 +14,6 @@
 
 namespace petstore::adapters::http {
 
-// add_v1_headers: the fields of every response under /v1, private to its key holder and never
-// to be sniffed (Cache-Control: no-store, X-Content-Type-Options: nosniff).
-void add_v1_headers(HttpResponse& response);
-
 // GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page. The
 // storage call carries `request`'s deadline and trace, as every operation's does.
 void list_pets(const application::ListPets& list, boost::urls::params_view params,

@@ -1,5 +1,6 @@
 #include "adapters/http/api/random_hex.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
@@ -30,6 +31,14 @@ std::uint64_t next_bits() {
   return z ^ (z >> 31U);
 }
 
+constexpr std::size_t max_request_id_length = 128;
+
+// is_valid_request_id: 1..128 characters, each visible ASCII (0x21..0x7E).
+bool is_valid_request_id(std::string_view id) {
+  return !id.empty() && id.size() <= max_request_id_length &&
+         std::all_of(id.begin(), id.end(), [](char c) { return c >= '!' && c <= '~'; });
+}
+
 }  // namespace
 
 void write_random_hex(char* out, std::size_t bytes) {
@@ -42,6 +51,16 @@ void write_random_hex(char* out, std::size_t bytes) {
       bits >>= 8U;
     }
   }
+}
+
+void assign_request_id(std::string& out, std::optional<std::string_view> sent) {
+  if (sent && is_valid_request_id(*sent)) {
+    out.assign(*sent);
+    return;
+  }
+  constexpr std::size_t new_id_bytes = 16;  // 32 hex digits
+  out.resize(2 * new_id_bytes);
+  write_random_hex(out.data(), new_id_bytes);
 }
 
 }  // namespace petstore::adapters::http

@@ -6,13 +6,12 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
-#include "adapters/http/api/api_reference.hpp"
 #include "adapters/http/api/cors_headers.hpp"
 #include "adapters/http/api/credentials.hpp"
 #include "adapters/http/api/error_response.hpp"
 #include "adapters/http/api/pet_endpoints.hpp"
-#include "adapters/http/api/probe_endpoints.hpp"
 #include "adapters/http/api/routes.hpp"
+#include "adapters/http/api/static_asset.hpp"
 #include "application/authenticate.hpp"
 
 namespace petstore::adapters::http {
@@ -50,6 +49,38 @@ std::string_view raw_path(std::string_view target) {
   return target.substr(0, target.find_first_of("?#"));
 }
 
+// The probes, outside /v1 and unauthenticated, none storage-bound, never cached: GET /metrics
+// (RouterOptions::metrics's Prometheus text), GET /healthz (the process answers) and GET /readyz
+// (what RouterOptions::readiness says).
+HttpResponse metrics_response(const RouterOptions& options) {
+  HttpResponse response;
+  response.body = options.metrics();
+  response.set_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+  response.set_header("Cache-Control", "no-store");
+  return response;
+}
+
+HttpResponse health_response(Endpoint endpoint, const RouterOptions& options) {
+  HttpResponse response;
+  if (endpoint == Endpoint::health) {
+    response.body = R"({"status":"ok"})";
+  } else {
+    switch (options.readiness()) {
+      case Readiness::ready:
+        response.body = R"({"status":"ready"})";
+        break;
+      case Readiness::not_serving:
+        response = error_response(503, "unavailable", "the service is starting or shutting down");
+        break;
+      case Readiness::storage_unavailable:
+        response = error_response(503, "unavailable", "the storage is unavailable");
+        break;
+    }
+  }
+  response.set_header("Cache-Control", "no-store");
+  return response;
+}
+
 bool is_create(const HttpRequest& request, const RouteMatch& match) {
   return match.route->endpoint == Endpoint::pets && request.method == "POST";
 }
@@ -66,8 +97,9 @@ HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
   switch (match->route->endpoint) {
     case Endpoint::health:
     case Endpoint::readiness:
+      return health_response(match->route->endpoint, options);
     case Endpoint::metrics:
-      return probe_response(match->route->endpoint, options);
+      return metrics_response(options);
     default:
       return api_reference_response(match->route->endpoint, request);
   }
@@ -125,7 +157,7 @@ RequestFacts Router::handle(const HttpRequest& request, Respond respond) const {
   } else if (!answer) {
     answer = perform_v1(use_cases_, *step.principal, request, *step.url, *step.match, respond);
     if (answer) {
-      add_v1_headers(*answer);
+      answer->v1_fields = true;
     }
   }
   if (answer) {
@@ -145,7 +177,7 @@ std::optional<HttpResponse> Router::screen_head(const HttpRequest& head) const {
   }
   auto refused = refuse_create_head(head);
   if (refused) {
-    add_v1_headers(*refused);
+    refused->v1_fields = true;
   }
   return refused;
 }
@@ -221,7 +253,7 @@ Router::Step Router::route(const HttpRequest& request) const {
     }
   }
   if (step.refusal) {
-    add_v1_headers(*step.refusal);
+    step.refusal->v1_fields = true;
   }
   if (principal) {
     step.principal = std::move(*principal);

@@ -10,6 +10,7 @@
 
 #include "adapters/http/api/accept_encoding.hpp"  // accepts_gzip, which respond() applies
 #include "adapters/http/api/http_message.hpp"
+#include "adapters/http/api/routes.hpp"
 
 namespace petstore::adapters::http {
 
@@ -33,5 +34,13 @@ class StaticAsset {
 
 // matches_etag: whether an If-None-Match value names `etag` ("*", or a list compared weakly).
 [[nodiscard]] bool matches_etag(std::string_view if_none_match, std::string_view etag);
+
+// api_reference_response: the API reference, outside /v1 and unauthenticated: GET /openapi.json
+// (the OpenAPI document of /v1), GET /docs (a page that renders it) and GET
+// /docs/redoc.standalone.js (the renderer that page loads), all three compiled in
+// (api_document.hpp). The page's Content-Security-Policy lets it load nothing but these, so it
+// works, and stays safe, with no network.
+// REQUIRES: `endpoint` is api_document, docs_page or docs_script.
+[[nodiscard]] HttpResponse api_reference_response(Endpoint endpoint, const HttpRequest& request);
 
 }  // namespace petstore::adapters::http

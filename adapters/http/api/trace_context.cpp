@@ -55,18 +55,17 @@ std::optional<TraceIds> parse_traceparent(std::string_view value) noexcept {
   return TraceIds{trace_id, parent_id, (low_value & 1) != 0};
 }
 
-ports::TraceContext trace_request(std::optional<std::string_view> traceparent,
-                                  bool traceparent_repeated,
-                                  std::optional<std::string_view> tracestate) {
+ports::TraceContext trace_request(const TraceFields& fields) {
   ports::TraceContext trace;
   char* out = trace.traceparent.data();
   std::copy_n("00-", 3, out);
-  const auto ids =
-      traceparent && !traceparent_repeated ? parse_traceparent(*traceparent) : std::nullopt;
+  const auto ids = fields.traceparent && !fields.traceparent_repeated
+                       ? parse_traceparent(*fields.traceparent)
+                       : std::nullopt;
   if (ids) {
     std::copy(ids->trace_id.begin(), ids->trace_id.end(), out + 3);
-    if (tracestate && is_kept_tracestate(*tracestate)) {
-      trace.tracestate.assign(*tracestate);
+    if (fields.tracestate && is_kept_tracestate(*fields.tracestate)) {
+      trace.tracestate.assign(*fields.tracestate);
     }
   } else {
     do {

@@ -3,8 +3,8 @@
 // a valid `traceparent` is continued (its trace id and sampled flag kept, its `tracestate` with
 // it); a missing, repeated or malformed one starts a new trace (a new random trace id, flags 00,
 // no tracestate). Either way the request gets a new span id: the service's own span, the parent
-// of what it calls (PostgreSQL). Transport-neutral: the HTTP/1.1 session calls it with the
-// fields it read, and another transport would too.
+// of what it calls (PostgreSQL). Transport-neutral: HTTP/1.1 and HTTP/2 alike call it with the
+// fields they read.
 
 #include <optional>
 #include <string_view>
@@ -30,11 +30,15 @@ struct TraceIds {
 // 3.2.4: a later version is read as 00 where it fits).
 [[nodiscard]] std::optional<TraceIds> parse_traceparent(std::string_view value) noexcept;
 
-// trace_request: the request's trace context from its traceparent (nullopt when absent),
-// whether it was sent more than once, and its tracestate fields joined by commas (nullopt when
-// absent).
-[[nodiscard]] ports::TraceContext trace_request(std::optional<std::string_view> traceparent,
-                                                bool traceparent_repeated,
-                                                std::optional<std::string_view> tracestate);
+// TraceFields: a request's W3C Trace Context fields: the first traceparent, whether another came,
+// and every tracestate joined by commas in order (each nullopt when absent).
+struct TraceFields {
+  std::optional<std::string_view> traceparent;
+  bool traceparent_repeated = false;
+  std::optional<std::string_view> tracestate;
+};
+
+// trace_request: the request's trace context from its fields.
+[[nodiscard]] ports::TraceContext trace_request(const TraceFields& fields);
 
 }  // namespace petstore::adapters::http

@@ -1,7 +1,7 @@
 #pragma once
 // The responses the session itself gives when a request cannot be read (Beast's read errors).
 // Responses go out through write_response (response_wire). The request itself is read by
-// RequestParser (request_parser.hpp). Only the Beast translation units include it.
+// RequestParser (request_parser.hpp).
 
 #include <optional>
 #include <string_view>

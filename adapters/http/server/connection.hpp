@@ -25,7 +25,6 @@ class Connection final : public ConnectionControl,
   explicit Connection(std::shared_ptr<void> context, StreamArguments&&... arguments)
       : context_(std::move(context)), stream_(std::forward<StreamArguments>(arguments)...) {}
 
-  // ConnectionControl
   void close_if_idle() override {
     boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
       if (self->state_.streams != nullptr) {
@@ -36,10 +35,8 @@ class Connection final : public ConnectionControl,
     });
   }
 
-  // ConnectionControl
   void close_now() override { boost::beast::get_lowest_layer(stream_).close(); }
 
-  // ConnectionControl
   void refuse_waiting_request() override {
     boost::asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
       if (self->state_.streams != nullptr) {

@@ -1,7 +1,5 @@
 #include "adapters/http/server/connection_registry.hpp"
 
-#include <vector>
-
 namespace petstore::adapters::http {
 
 bool ConnectionRegistry::add(const std::shared_ptr<ConnectionControl>& connection) {
@@ -23,20 +21,20 @@ void ConnectionRegistry::remove(const std::shared_ptr<ConnectionControl>& connec
 
 bool ConnectionRegistry::draining() const { return draining_.load(std::memory_order_acquire); }
 
-std::size_t ConnectionRegistry::size() const {
+std::vector<std::shared_ptr<ConnectionControl>> ConnectionRegistry::stop_admitting(bool refuse) {
   const std::lock_guard lock(mutex_);
-  return connections_.size();
+  draining_.store(true, std::memory_order_release);
+  if (refuse) {
+    // Before the connections are asked: a request that starts waiting after its connection was
+    // asked sees the flag and is refused by its own session.
+    refusing_.store(true, std::memory_order_release);
+  }
+  return {connections_.begin(), connections_.end()};
 }
 
 void ConnectionRegistry::drain() {
-  std::vector<std::shared_ptr<ConnectionControl>> open;
-  {
-    const std::lock_guard lock(mutex_);
-    draining_.store(true, std::memory_order_release);
-    open.assign(connections_.begin(), connections_.end());
-  }
   // Outside the lock: a connection that closes at once removes itself.
-  for (const auto& connection : open) {
+  for (const auto& connection : stop_admitting(false)) {
     connection->close_if_idle();
   }
 }
@@ -44,28 +42,13 @@ void ConnectionRegistry::drain() {
 bool ConnectionRegistry::refusing() const { return refusing_.load(std::memory_order_acquire); }
 
 void ConnectionRegistry::refuse_waiting_requests() {
-  std::vector<std::shared_ptr<ConnectionControl>> open;
-  {
-    const std::lock_guard lock(mutex_);
-    draining_.store(true, std::memory_order_release);
-    // Before the connections are asked: a request that starts waiting after its connection was
-    // asked sees the flag and is refused by its own session.
-    refusing_.store(true, std::memory_order_release);
-    open.assign(connections_.begin(), connections_.end());
-  }
-  for (const auto& connection : open) {
+  for (const auto& connection : stop_admitting(true)) {
     connection->refuse_waiting_request();
   }
 }
 
 void ConnectionRegistry::close_all() {
-  std::vector<std::shared_ptr<ConnectionControl>> open;
-  {
-    const std::lock_guard lock(mutex_);
-    draining_.store(true, std::memory_order_release);
-    open.assign(connections_.begin(), connections_.end());
-  }
-  for (const auto& connection : open) {
+  for (const auto& connection : stop_admitting(false)) {
     connection->close_now();
   }
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 
 namespace petstore::adapters::http {
 
@@ -43,7 +44,6 @@ class ConnectionRegistry {
   [[nodiscard]] bool draining() const;
   // refusing: whether a request about to wait for storage is to be refused instead.
   [[nodiscard]] bool refusing() const;
-  [[nodiscard]] std::size_t size() const;
 
   // drain: refuses new connections from now on and closes the idle ones.
   void drain();
@@ -59,6 +59,10 @@ class ConnectionRegistry {
   [[nodiscard]] bool wait_until_empty(std::chrono::milliseconds timeout);
 
  private:
+  // stop_admitting: sets draining_ (and refusing_ after it, when `refuse`) under the lock, so that
+  // add() registers no connection after this, and returns the connections open now.
+  std::vector<std::shared_ptr<ConnectionControl>> stop_admitting(bool refuse);
+
   const std::size_t max_;
   mutable std::mutex mutex_;
   std::condition_variable emptied_;

@@ -9,7 +9,7 @@
 // a busy kept-alive connection, about twice a header timeout, not once a request).
 // Unlike tcp_stream's, the deadline runs between operations too: expires_never() lifts it while
 // nothing is owed by the client (a request being answered). Used on the connection's executor
-// only, like the socket. Only the Beast translation units include it.
+// only, like the socket.
 
 #include <chrono>
 #include <memory>

@@ -10,12 +10,12 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "adapters/http/api/ascii.hpp"
+#include "adapters/http/api/random_hex.hpp"
 #include "adapters/http/api/trace_context.hpp"
 #include "adapters/http/server/beast_messages.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/h2_stream.hpp"
 #include "adapters/http/server/nghttp2_bytes.hpp"
-#include "adapters/http/server/request_id.hpp"
 #include "adapters/http/server/response_slot.hpp"
 #include "adapters/http/server/response_wire.hpp"
 
@@ -193,8 +193,7 @@ void Http2Protocol::dispatch(const std::shared_ptr<Stream>& stream) {
   request.client_address = state_.client_address;
   request.accepted_key = &accepted_key_;
   request.storage_deadline = now + context_.limits.storage_timeout;
-  const TraceFields& trace = stream->parser.framing().trace;
-  stream->trace = trace_request(trace.traceparent, trace.traceparent_repeated, trace.tracestate);
+  stream->trace = trace_request(stream->parser.framing().trace);
   request.trace = &stream->trace;
   stream->slot = std::make_shared<ResponseSlot>();
   {
@@ -235,9 +234,8 @@ void Http2Protocol::answer(Stream& stream, HttpResponse response) {
   stream.answered = true;
   stream.answered_at = Clock::now();
   context_.router.add_cors_headers(stream.request, response);
-  const TraceFields& trace = stream.parser.framing().trace;
   if (!stream.request.trace) {  // refused before dispatch: a trace of its own for the record
-    stream.trace = trace_request(trace.traceparent, trace.traceparent_repeated, trace.tracestate);
+    stream.trace = trace_request(stream.parser.framing().trace);
   }
   assign_request_id(stream.request_id, stream.parser.framing().request_id);
   const bool head = stream.method == "HEAD";

@@ -76,7 +76,6 @@ class Http2Protocol final : public StreamsControl,
   // detach: the connection's I/O is over: later answers are reported, never sent.
   void detach();
 
-  // StreamsControl
   void drain() override;
   void refuse_waiting() override;
 

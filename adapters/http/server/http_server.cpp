@@ -87,13 +87,11 @@ class BeastHttpServer final : public HttpServer {
     }
   }
 
-  // HttpServer
   [[nodiscard]] std::string local_address() const override {
     boost::system::error_code error;
     return format_endpoint(acceptor_.local_endpoint(error));
   }
 
-  // HttpServer
   void drain() override {
     asio::post(accept_strand_, [this] {
       boost::system::error_code ignored;
@@ -102,20 +100,16 @@ class BeastHttpServer final : public HttpServer {
     registry_.drain();
   }
 
-  // HttpServer
   [[nodiscard]] bool wait_until_idle(std::chrono::milliseconds timeout) override {
     return registry_.wait_until_empty(timeout);
   }
 
-  // HttpServer
   void refuse_waiting_requests() override { registry_.refuse_waiting_requests(); }
 
-  // HttpServer
   [[nodiscard]] domain::Result<void> reload_tls() override {
     return tls_ ? tls_->reload() : domain::Result<void>{};
   }
 
-  // HttpServer
   void stop() override {
     const std::lock_guard lock(stop_mutex_);
     for (const auto& context : contexts_) {
@@ -164,8 +158,7 @@ class BeastHttpServer final : public HttpServer {
   asio::awaitable<void> accept_loop() {
     bool failing = false;  // within an episode of failed accepts, told to the observer once
     for (;;) {
-      auto [error, socket] = co_await acceptor_.async_accept(connection_executor(),
-                                                             asio::as_tuple(asio::use_awaitable));
+      auto [error, socket] = co_await acceptor_.async_accept(connection_executor(), use_tuple);
       if (error == asio::error::operation_aborted || !acceptor_.is_open()) {
         co_return;
       }
@@ -176,7 +169,7 @@ class BeastHttpServer final : public HttpServer {
         failing = true;
         // Out of file descriptors, most likely: let some connections close before trying again.
         asio::steady_timer pause(accept_strand_, std::chrono::milliseconds(50));
-        co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+        co_await pause.async_wait(use_tuple);
         continue;
       }
       if (failing && options_.observer != nullptr) {
@@ -241,8 +234,8 @@ class BeastHttpServer final : public HttpServer {
     auto& stream = connection->stream();
     auto& socket_layer = beast::get_lowest_layer(stream);
     socket_layer.expires_after(options_.limits.header_timeout);
-    const auto [handshake_error] = co_await stream.async_handshake(
-        asio::ssl::stream_base::server, asio::as_tuple(asio::use_awaitable));
+    const auto [handshake_error] =
+        co_await stream.async_handshake(asio::ssl::stream_base::server, use_tuple);
     if (handshake_error) {
       co_return;  // not TLS, a refused protocol version, or too slow
     }
@@ -254,7 +247,7 @@ class BeastHttpServer final : public HttpServer {
       co_await session.run();
     }
     socket_layer.expires_after(tls_shutdown_timeout);
-    co_await stream.async_shutdown(asio::as_tuple(asio::use_awaitable));
+    co_await stream.async_shutdown(use_tuple);
   }
 
   const HttpServerOptions options_;

@@ -47,12 +47,6 @@ boost::system::error_code pending_framing_error(std::string_view pending,
   return pending.size() > header_bytes ? bhttp::error::header_limit : boost::system::error_code{};
 }
 
-// is_tchar: a character of an RFC 9110 token.
-bool is_tchar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
 // transfer_codings: the codings of every Transfer-Encoding field (`fields`, their values joined by
 // commas), in order, lower-cased and without parameters; empty list elements are skipped (RFC 9110
 // section 5.6.1).

@@ -4,7 +4,6 @@
 // extensions) and the trailer section are bounded as a request's head is; Transfer-Encoding and
 // Host are checked before a body is read; trailer fields never join the header section.
 // Pure functions over the parser and the buffer, so that a fuzzer can drive them without sockets.
-// Only the Beast translation units include it.
 
 #include <cstddef>
 #include <optional>

@@ -8,14 +8,6 @@ namespace petstore::adapters::http {
 
 namespace bhttp = boost::beast::http;
 
-void take_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value) {
-  if (!taken) {
-    taken = value;
-  } else if (repeated != nullptr) {
-    *repeated = true;
-  }
-}
-
 std::string_view RequestParser::keep(std::string_view value) {
   if (value.empty()) {
     return {};

@@ -3,8 +3,7 @@
 // obsolete line folding, Content-Length and Transfer-Encoding framing, the header and body
 // limits) with field callbacks that keep only the fields the server and the router read, copied
 // into the request's memory resource, and no field container: a field nobody reads costs its
-// parse and nothing more. Trailer fields are counted, never kept. Only the Beast translation units
-// include it.
+// parse and nothing more. Trailer fields are counted, never kept.
 
 #include <array>
 #include <cstddef>
@@ -18,16 +17,9 @@
 #include <boost/beast/http/verb.hpp>
 
 #include "adapters/http/api/http_message.hpp"
+#include "adapters/http/api/trace_context.hpp"
 
 namespace petstore::adapters::http {
-
-// TraceFields: a request's W3C Trace Context fields, for trace_request (api/trace_context.hpp):
-// the first traceparent, whether another came, and every tracestate joined by commas in order.
-struct TraceFields {
-  std::optional<std::string_view> traceparent;
-  bool traceparent_repeated = false;
-  std::optional<std::string_view> tracestate;
-};
 
 // FramingFields: the fields check_head reads (request_framing.hpp), first values only, but Host
 // is also counted and every Transfer-Encoding kept.
@@ -41,10 +33,6 @@ struct FramingFields {
   std::optional<std::string_view> request_id;  // X-Request-Id
   TraceFields trace;
 };
-
-// take_first: keeps the first of a field's values in `taken`; `repeated`, when not null, notes
-// any later one.
-void take_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value);
 
 class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
@@ -114,7 +102,8 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // keep: `value` copied into memory_ (the parser's input moves on, and a folded value lives
   // only for its callback).
   std::string_view keep(std::string_view value);
-  // keep_first: take_first, copying only the value kept.
+  // keep_first: keeps the first of a field's values, copied, in `taken`; `repeated`, when not
+  // null, notes any later one.
   void keep_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value);
   // keep_list: a list field (RFC 9110 section 5.3): every value, joined by commas in order in
   // `joined`, so that repeated fields read as the one field they combine into.

@@ -2,7 +2,7 @@
 // RequestReader: a connection's read side, as a Session uses it: the read buffer (which outlives
 // each request, since a pipelining client sends the next one early) and reads that each run
 // under the deadline HttpLimits sets for them. Generic over the stream so that TLS reuses it.
-// Touched on the connection's executor only. Only the Beast translation units include it.
+// Touched on the connection's executor only.
 
 #include <algorithm>
 #include <chrono>

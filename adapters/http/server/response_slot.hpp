@@ -11,7 +11,7 @@
 // - when the server stops waiting (refuse_for_stop: a drain out of time), 503 unavailable.
 // Only operations under /v1 wait for storage, so both carry the /v1 headers (refusal()).
 // A slot holds no I/O object: storage may keep a responder after the server and its io_context
-// are gone, and its answer then goes nowhere. Only the Beast translation units include it.
+// are gone, and its answer then goes nowhere.
 
 #include <chrono>
 #include <memory>

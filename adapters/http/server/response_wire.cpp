@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <zlib.h>
 
 #include <boost/beast/http/status.hpp>
 
 #include "adapters/http/api/accept_encoding.hpp"
 #include "adapters/http/api/ascii.hpp"
-#include "adapters/http/server/response_gzip.hpp"
 
 namespace petstore::adapters::http {
 
@@ -38,12 +38,7 @@ class StatusLines {
  public:
   StatusLines() {
     for (unsigned status = 0; status < lines_.size(); ++status) {
-      std::string& line = lines_[status];
-      line = "HTTP/1.1 ";
-      append_decimal(line, status);
-      line.append(" ").append(
-          boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(status)));
-      line.append("\r\n");
+      append_line(lines_[status], status);
     }
   }
 
@@ -52,12 +47,7 @@ class StatusLines {
     if (status < lines_.size()) {
       out.append(lines_[status]);
     } else {
-      out.append("HTTP/1.1 ");
-      append_decimal(out, status);
-      out.append(" ")
-          .append(
-              boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(status)))
-          .append("\r\n");
+      append_line(out, status);
     }
     if (version == 10) {
       out[start + 7] = '0';  // "HTTP/1.0"
@@ -65,8 +55,65 @@ class StatusLines {
   }
 
  private:
+  static void append_line(std::string& out, unsigned status) {
+    out.append("HTTP/1.1 ");
+    append_decimal(out, status);
+    out.append(" ")
+        .append(
+            boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(status)))
+        .append("\r\n");
+  }
+
   std::array<std::string, 600> lines_;
 };
+
+// One deflate stream per thread, made on first use and reset for each body: deflateInit2
+// allocates its window and hash tables, which would otherwise be most of the cost of a page.
+class ThreadCompressor {
+ public:
+  ThreadCompressor() {
+    constexpr int gzip_window = 15 + 16;  // zlib's way of asking for a gzip header
+    constexpr int memory_level = 8;       // zlib's default
+    ready_ = deflateInit2(&stream_, Z_BEST_SPEED, Z_DEFLATED, gzip_window, memory_level,
+                          Z_DEFAULT_STRATEGY) == Z_OK;
+  }
+  ThreadCompressor(const ThreadCompressor&) = delete;
+  ThreadCompressor& operator=(const ThreadCompressor&) = delete;
+  ~ThreadCompressor() {
+    if (ready_) {
+      deflateEnd(&stream_);
+    }
+  }
+
+  std::string_view compress(std::string_view bytes) {
+    if (!ready_ || deflateReset(&stream_) != Z_OK) {
+      return {};
+    }
+    out_.resize(deflateBound(&stream_, static_cast<uLong>(bytes.size())));
+    // zlib's interface is not const-correct; it only reads the input.
+    stream_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    stream_.avail_in = static_cast<uInt>(bytes.size());
+    stream_.next_out = reinterpret_cast<Bytef*>(out_.data());
+    stream_.avail_out = static_cast<uInt>(out_.size());
+    if (deflate(&stream_, Z_FINISH) != Z_STREAM_END) {
+      return {};
+    }
+    return {out_.data(), stream_.total_out};
+  }
+
+ private:
+  z_stream stream_{};
+  bool ready_ = false;
+  std::string out_;  // kept for the thread's next body
+};
+
+// gzip_fast: `bytes` in gzip format at zlib's fastest level, in a buffer of the calling thread
+// that stays valid until its next call; empty when zlib failed. The compressor's state (about
+// 260 KiB) is made once per thread and reset for each body.
+std::string_view gzip_fast(std::string_view bytes) {
+  thread_local ThreadCompressor compressor;
+  return compressor.compress(bytes);
+}
 
 // append_field: "name: value\r\n", sized once.
 void append_field(std::string& out, std::string_view name, std::string_view value) {
@@ -101,6 +148,19 @@ void write_head(std::string& out, const HttpResponse& response, const ResponseFr
 }
 
 }  // namespace
+
+bool compressible(const HttpResponse& response) {
+  if (response.body.size() <= gzip_threshold_bytes || response.status < 200 ||
+      response.status == 204 || response.status == 304) {
+    return false;
+  }
+  for (const auto& [name, value] : response.headers) {
+    if (name.text() == "Content-Encoding" || name.text() == "ETag") {
+      return false;
+    }
+  }
+  return true;
+}
 
 SentContent sent_content(const HttpResponse& response,
                          std::optional<std::string_view> accept_encoding) {

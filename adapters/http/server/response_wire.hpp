@@ -15,8 +15,19 @@
 
 namespace petstore::adapters::http {
 
+// gzip for large responses: a body over gzip_threshold_bytes goes out gzipped, with zlib at its
+// fastest level, to a client whose Accept-Encoding takes gzip (accept_encoding.hpp), and with
+// Vary: Accept-Encoding whether or not it was. Smaller bodies (an error, a pet, a short page) are
+// left alone: a few hundred bytes gain little and would cost a compressor's set-up each time.
+inline constexpr std::size_t gzip_threshold_bytes = 1024;
+
+// compressible: whether the server may gzip `response`: a body over the threshold, with a status
+// that has content, and not already the sender's own representation (a Content-Encoding or an
+// ETag: the /docs assets gzip themselves, once, and tag each form).
+[[nodiscard]] bool compressible(const HttpResponse& response);
+
 struct ResponseFraming {
-  unsigned version = 11;   // the request's: 10 or 11
+  unsigned version = 11;   // the request's: 10 or 11, or 20 from HTTP/2 (no status line)
   bool keep_alive = true;  // false: the connection closes after this response
   bool head = false;       // a response to HEAD: the body's length, not its bytes
   // The request's Accept-Encoding, read only when the response is large enough to gzip.
@@ -29,8 +40,8 @@ struct ResponseFraming {
 };
 
 // SentContent: the content a response sends: its body, gzipped when the response is compressible
-// (response_gzip.hpp) and the client's Accept-Encoding takes gzip. `vary`: the response is
-// compressible, so it varies with Accept-Encoding whether or not it was gzipped.
+// and the client's Accept-Encoding takes gzip. `vary`: the response is compressible, so it varies
+// with Accept-Encoding whether or not it was gzipped.
 struct SentContent {
   std::string_view bytes;
   bool vary = false;

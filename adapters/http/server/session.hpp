@@ -22,11 +22,11 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include "adapters/http/api/random_hex.hpp"
 #include "adapters/http/api/trace_context.hpp"
 #include "adapters/http/server/beast_messages.hpp"
 #include "adapters/http/server/connection_state.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
-#include "adapters/http/server/request_id.hpp"
 #include "adapters/http/server/request_reader.hpp"
 #include "adapters/http/server/response_slot.hpp"
 #include "adapters/http/server/response_wire.hpp"
@@ -248,10 +248,7 @@ class Session {
 
   // begin_trace: the trace context of the request `head` begins (a new trace when no head was
   // read), for its storage calls, its response and its log line.
-  void begin_trace(const HeadVerdict& head) {
-    trace_ = trace_request(head.trace.traceparent, head.trace.traceparent_repeated,
-                           head.trace.tracestate);
-  }
+  void begin_trace(const HeadVerdict& head) { trace_ = trace_request(head.trace); }
 
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
   // one awaited), so a response nests one coroutine frame less: with the answer's and the

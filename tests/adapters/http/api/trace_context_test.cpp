@@ -32,20 +32,20 @@ void expect_well_formed(const ports::TraceContext& trace) {
 }
 
 TEST(TraceContext, AValidTraceparentIsContinuedUnderANewSpanOfTheService) {
-  const auto trace = trace_request(valid, false, "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7");
+  const auto trace = trace_request({valid, false, "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7"});
   expect_well_formed(trace);
   EXPECT_EQ(trace.trace_id(), trace_id);
   EXPECT_NE(trace.span_id(), parent_id) << "the service's own span";
   EXPECT_TRUE(trace.parent().ends_with("-01")) << "sampled is kept";
   EXPECT_EQ(trace.tracestate, "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7");
-  const auto unsampled = trace_request("00-" + trace_id + "-" + parent_id + "-00", false, {});
+  const auto unsampled = trace_request({"00-" + trace_id + "-" + parent_id + "-00", false, {}});
   EXPECT_TRUE(unsampled.parent().ends_with("-00"));
   EXPECT_EQ(unsampled.tracestate, "");
   // Flags other than sampled are not passed on (a version-00 traceparent has no others).
-  EXPECT_TRUE(trace_request("00-" + trace_id + "-" + parent_id + "-fe", false, {})
+  EXPECT_TRUE(trace_request({"00-" + trace_id + "-" + parent_id + "-fe", false, {}})
                   .parent()
                   .ends_with("-00"));
-  EXPECT_TRUE(trace_request("00-" + trace_id + "-" + parent_id + "-03", false, {})
+  EXPECT_TRUE(trace_request({"00-" + trace_id + "-" + parent_id + "-03", false, {}})
                   .parent()
                   .ends_with("-01"));
 }
@@ -58,7 +58,7 @@ TEST(TraceContext, ALaterVersionIsReadAsVersion00WhereItFits) {
     const auto ids = parse_traceparent(value);
     ASSERT_TRUE(ids.has_value()) << value;
     EXPECT_EQ(ids->trace_id, trace_id);
-    EXPECT_EQ(trace_request(value, false, {}).trace_id(), trace_id);
+    EXPECT_EQ(trace_request({value, false, {}}).trace_id(), trace_id);
   }
 }
 
@@ -86,7 +86,7 @@ TEST(TraceContext, MalformedValuesStartANewTraceAndDropTheTracestate) {
   };
   for (const std::string& value : malformed) {
     EXPECT_FALSE(parse_traceparent(value).has_value()) << value;
-    const auto trace = trace_request(value, false, "congo=t61rcWkgMzE");
+    const auto trace = trace_request({value, false, "congo=t61rcWkgMzE"});
     expect_well_formed(trace);
     EXPECT_NE(trace.trace_id(), trace_id) << value;
     EXPECT_EQ(trace.tracestate, "") << "a tracestate is kept only beside a valid traceparent";
@@ -95,7 +95,7 @@ TEST(TraceContext, MalformedValuesStartANewTraceAndDropTheTracestate) {
 }
 
 TEST(TraceContext, ARepeatedTraceparentIsNotTrusted) {
-  const auto trace = trace_request(valid, true, "congo=t61rcWkgMzE");
+  const auto trace = trace_request({valid, true, "congo=t61rcWkgMzE"});
   expect_well_formed(trace);
   EXPECT_NE(trace.trace_id(), trace_id);
   EXPECT_EQ(trace.tracestate, "");
@@ -105,11 +105,11 @@ TEST(TraceContext, ATracestateTooLongOrNotPrintableIsDroppedAndTheTraceKept) {
   for (const std::string& state :
        {std::string(max_tracestate_size + 1, 'a'), std::string("congo=t61\x01"),
         std::string("congo=caf\xc3\xa9")}) {
-    const auto trace = trace_request(valid, false, state);
+    const auto trace = trace_request({valid, false, state});
     EXPECT_EQ(trace.trace_id(), trace_id);
     EXPECT_EQ(trace.tracestate, "");
   }
-  EXPECT_EQ(trace_request(valid, false, std::string(max_tracestate_size, 'a')).tracestate.size(),
+  EXPECT_EQ(trace_request({valid, false, std::string(max_tracestate_size, 'a')}).tracestate.size(),
             max_tracestate_size);
 }
 
@@ -117,7 +117,7 @@ TEST(TraceContext, NoTraceparentStartsANewTraceEachTime) {
   std::set<std::string, std::less<>> traces;
   std::set<std::string, std::less<>> spans;
   for (int request = 0; request < 1000; ++request) {
-    const auto trace = trace_request(std::nullopt, false, std::nullopt);
+    const auto trace = trace_request({std::nullopt, false, std::nullopt});
     expect_well_formed(trace);
     traces.emplace(trace.trace_id());
     spans.emplace(trace.span_id());
@@ -146,7 +146,7 @@ RC_GTEST_PROP(TraceContext, EveryWellFormedTraceparentIsContinued,
   const auto ids = parse_traceparent(value);
   RC_ASSERT(ids.has_value() == (!zero_trace && !zero_parent));
   if (ids) {
-    const auto trace = trace_request(value, false, std::nullopt);
+    const auto trace = trace_request({value, false, std::nullopt});
     RC_ASSERT(trace.trace_id() == value.substr(3, 32));
     RC_ASSERT(trace.parent().ends_with(sampled ? "-01" : "-00"));
   }

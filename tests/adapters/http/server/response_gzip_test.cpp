@@ -1,9 +1,7 @@
-// gzip on the wire (response_wire with response_gzip): a body over 1 KiB goes out gzipped to a
-// client that takes gzip, inflating back to the very bytes; Vary: Accept-Encoding comes with every
-// such body, compressed or not; HEAD gets GET's fields; smaller bodies and the sender's own
-// representations (Content-Encoding, ETag) are written exactly as before.
-
-#include "adapters/http/server/response_gzip.hpp"
+// gzip on the wire (response_wire): a body over 1 KiB goes out gzipped to a client that takes
+// gzip, inflating back to the very bytes; Vary: Accept-Encoding comes with every such body,
+// compressed or not; HEAD gets GET's fields; smaller bodies and the sender's own representations
+// (Content-Encoding, ETag) are written exactly as before.
 
 #include <cstddef>
 #include <string>
