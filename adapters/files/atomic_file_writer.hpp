@@ -26,8 +26,8 @@ class AtomicFileWriter {
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
   ~AtomicFileWriter();  // removes the temporary file unless committed
 
-  // fd: the temporary file's descriptor, for writers that need it (LMDB's copy). REQUIRES: not
-  // yet committed.
+  // fd: the temporary file's descriptor, for what needs more than write (LMDB's copy, fchown).
+  // REQUIRES: not yet committed.
   [[nodiscard]] int fd() const noexcept { return fd_.get(); }
 
   // write: appends every byte of `bytes` (step write).

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <system_error>
 #include <unistd.h>
 
 #include "adapters/files/unique_fd.hpp"
@@ -9,10 +10,6 @@
 namespace petstore::adapters::files {
 
 std::string FileError::message() const { return std::system_category().message(error_number); }
-
-void throw_exception_from_error(const FileError& error, const boost::source_location& /*where*/) {
-  throw std::system_error(error.error_number, std::system_category());
-}
 
 FileResult<void> write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {

@@ -4,8 +4,8 @@
 // could not be synced: ..."). Writes retry on EINTR and short transfers.
 
 #include <filesystem>
+#include <string>
 #include <string_view>
-#include <system_error>
 
 #include <boost/system/result.hpp>
 
@@ -22,10 +22,6 @@ struct FileError {
   // message: errno's text, for the caller's own wording.
   [[nodiscard]] std::string message() const;
 };
-
-// Found by argument-dependent lookup from FileResult<T>::value(): a std::system_error.
-[[noreturn]] void throw_exception_from_error(const FileError& error,
-                                             const boost::source_location& where);
 
 template <class T>
 using FileResult = boost::system::result<T, FileError>;

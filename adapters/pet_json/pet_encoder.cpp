@@ -40,48 +40,6 @@ void append_escaped_control(std::string& out, unsigned char byte) {
   }
 }
 
-}  // namespace
-
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  while (!text.empty()) {
-    // Copy the longest run that needs no attention in one append.
-    std::size_t run = 0;
-    while (run < text.size()) {
-      const auto byte = static_cast<unsigned char>(text[run]);
-      if (byte < 0x20U || byte >= 0x7FU || byte == '"' || byte == '\\') {
-        break;
-      }
-      ++run;
-    }
-    out.append(text.data(), run);
-    text.remove_prefix(run);
-    if (text.empty()) {
-      break;
-    }
-    const auto byte = static_cast<unsigned char>(text.front());
-    if (byte == '"' || byte == '\\') {
-      out += '\\';
-      out += static_cast<char>(byte);
-      text.remove_prefix(1);
-    } else if (byte < 0x20U || byte == 0x7FU) {
-      append_escaped_control(out, byte);
-      text.remove_prefix(1);
-    } else {
-      const std::string_view before = text;
-      if (domain::unicode::decode_next(text)) {
-        out.append(before.data(), before.size() - text.size());
-      } else {
-        out += "\\ufffd";
-        text.remove_prefix(1);
-      }
-    }
-  }
-  out += '"';
-}
-
-namespace {
-
 // needs_escaping: whether a valid name (domain::PetName: well-formed UTF-8 without control
 // characters) holds a '"' or a '\\', the only bytes of one that JSON escapes. UTF-8 passes as is.
 bool needs_escaping(std::string_view name) {
@@ -122,6 +80,44 @@ std::size_t encoded_size_bound(const domain::Pet& pet) {
 }
 
 }  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  while (!text.empty()) {
+    // Copy the longest run that needs no attention in one append.
+    std::size_t run = 0;
+    while (run < text.size()) {
+      const auto byte = static_cast<unsigned char>(text[run]);
+      if (byte < 0x20U || byte >= 0x7FU || byte == '"' || byte == '\\') {
+        break;
+      }
+      ++run;
+    }
+    out.append(text.data(), run);
+    text.remove_prefix(run);
+    if (text.empty()) {
+      break;
+    }
+    const auto byte = static_cast<unsigned char>(text.front());
+    if (byte == '"' || byte == '\\') {
+      out += '\\';
+      out += static_cast<char>(byte);
+      text.remove_prefix(1);
+    } else if (byte < 0x20U || byte == 0x7FU) {
+      append_escaped_control(out, byte);
+      text.remove_prefix(1);
+    } else {
+      const std::string_view before = text;
+      if (domain::unicode::decode_next(text)) {
+        out.append(before.data(), before.size() - text.size());
+      } else {
+        out += "\\ufffd";
+        text.remove_prefix(1);
+      }
+    }
+  }
+  out += '"';
+}
 
 void append_pet(std::string& out, const domain::Pet& pet) {
   const std::string_view name = pet.name.value();

@@ -132,10 +132,8 @@ bool PetMembersDecoder::on_array_begin(ErrorCode& ec) {
   return true;
 }
 
-bool PetMembersDecoder::on_array_end(std::size_t /*size*/, ErrorCode& /*ec*/) {
-  --depth_;
-  open_objects_.pop_back();
-  return true;
+bool PetMembersDecoder::on_array_end(std::size_t size, ErrorCode& ec) {
+  return on_object_end(size, ec);  // an array's entry in open_objects_ goes the same way
 }
 
 bool PetMembersDecoder::on_key_part(StringView part, std::size_t /*size*/, ErrorCode& /*ec*/) {

@@ -106,10 +106,6 @@ domain::Result<BackupReport> backup_store(const Store& store, const fs::path& ou
   return BackupReport{fs::file_size(out_dir / "data.mdb", ec)};
 }
 
-}  // namespace petstore::adapters::storage::lmdb
-
-namespace petstore::adapters::storage::lmdb {
-
 domain::Result<BackupReport> backup_lmdb_store(const LmdbOptions& options,
                                                const std::filesystem::path& out_dir) {
   auto store = Store::open_existing(options);

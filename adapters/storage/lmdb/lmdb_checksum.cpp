@@ -21,15 +21,6 @@ constexpr std::array<std::uint32_t, 256> make_table() {
 
 constexpr std::array<std::uint32_t, 256> table = make_table();
 
-std::uint32_t update_portable(std::uint32_t crc, std::string_view bytes) noexcept {
-  for (const char byte : bytes) {
-    crc = table[(crc ^ static_cast<unsigned char>(byte)) & 0xFFU] ^ (crc >> 8U);
-  }
-  return crc;
-}
-
-std::uint32_t crc32c_table(std::string_view bytes) noexcept { return ~update_portable(~0U, bytes); }
-
 // pick: the CPU's fastest path.
 Crc32c pick() noexcept {
 #if defined(__x86_64__)
@@ -37,7 +28,7 @@ Crc32c pick() noexcept {
     return crc32c_hardware;
   }
 #endif
-  return crc32c_table;
+  return crc32c_portable;
 }
 
 }  // namespace
@@ -59,6 +50,12 @@ Crc32c crc32c_for_this_cpu() noexcept {
 
 std::uint32_t crc32c(std::string_view bytes) noexcept { return crc32c_for_this_cpu()(bytes); }
 
-std::uint32_t crc32c_portable(std::string_view bytes) noexcept { return crc32c_table(bytes); }
+std::uint32_t crc32c_portable(std::string_view bytes) noexcept {
+  std::uint32_t crc = ~0U;
+  for (const char byte : bytes) {
+    crc = table[(crc ^ static_cast<unsigned char>(byte)) & 0xFFU] ^ (crc >> 8U);
+  }
+  return ~crc;
+}
 
 }  // namespace petstore::adapters::storage::lmdb

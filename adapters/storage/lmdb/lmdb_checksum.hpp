@@ -60,7 +60,7 @@ using Crc32c = std::uint32_t (*)(std::string_view bytes) noexcept;
 // crc32c_has_hardware: whether this CPU runs crc32c_hardware (SSE 4.2), asked once.
 [[nodiscard]] bool crc32c_has_hardware() noexcept;
 
-// crc32c_portable: the same value from the table alone (what CPUs without SSE 4.2 run); for tests.
+// crc32c_portable: the same value from the table alone (what CPUs without SSE 4.2 run).
 [[nodiscard]] std::uint32_t crc32c_portable(std::string_view bytes) noexcept;
 
 }  // namespace petstore::adapters::storage::lmdb

@@ -12,6 +12,7 @@
 
 #include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
@@ -20,16 +21,13 @@ namespace {
 // insertion while each transaction stays bounded.
 constexpr std::size_t extra_prune_budget = 16;
 
-std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
 ::lmdb::val as_val(std::string_view bytes) { return ::lmdb::val{bytes.data(), bytes.size()}; }
 
-// older_than: whether `then` lies more than `retention_ns` before `now`, computed on
-// order-preserving unsigned values so that no subtraction overflows.
+// older_than: whether `then` lies more than `retention_ns` before `now`. The difference, below
+// 2^64 when now > then, is taken on unsigned values, where it cannot overflow.
 bool older_than(std::int64_t then, std::int64_t now, std::uint64_t retention_ns) {
-  constexpr std::uint64_t bias = std::uint64_t{1} << 63U;
-  const std::uint64_t a = static_cast<std::uint64_t>(then) ^ bias;
-  const std::uint64_t b = static_cast<std::uint64_t>(now) ^ bias;
-  return b > a && b - a > retention_ns;
+  return now > then &&
+         static_cast<std::uint64_t>(now) - static_cast<std::uint64_t>(then) > retention_ns;
 }
 
 std::uint64_t nanoseconds_of(std::chrono::system_clock::duration retention) {
@@ -61,14 +59,14 @@ class BatchTxn {
     const domain::PetId id{static_cast<std::int64_t>(next_id_)};
     // MDB_APPEND: the id is above every stored one, so the put goes to the last page directly
     // (LMDB refuses it, rather than misplace it, were the id not the highest).
-    if (!put(dbs_.pets, pet_key(id), pet_record(command.pet), MDB_APPEND)) {
+    if (!put(txn_, dbs_.pets, pet_key(id), pet_record(command.pet), MDB_APPEND)) {
       return damaged_record();
     }
-    put(dbs_.pets_by_status, status_key(command.pet.status, id), "");
+    put(txn_, dbs_.pets_by_status, status_key(command.pet.status, id), "");
     if (key) {
       const auto received_at = to_nanoseconds(command.received_at);
-      put(dbs_.idempotency, *key, idempotency_record({id, received_at, command.pet}));
-      put(dbs_.idempotency_by_time, idempotency_time_key(received_at, id), *key);
+      put(txn_, dbs_.idempotency, *key, idempotency_record({id, received_at, command.pet}));
+      put(txn_, dbs_.idempotency_by_time, idempotency_time_key(received_at, id), *key);
     }
     ++next_id_;
     return ports::CreateOutcome{domain::with_id(id, command.pet), true};
@@ -123,12 +121,6 @@ class BatchTxn {
       return std::nullopt;
     }
     return ports::CreateOutcome{domain::with_id(record->id, std::move(record->pet)), false};
-  }
-
-  bool put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned int flags = 0) {
-    ::lmdb::val k = as_val(key);
-    ::lmdb::val v = as_val(value);
-    return ::lmdb::dbi_put(txn_, dbi, k, v, flags);
   }
 
   MDB_txn* txn_;

@@ -14,21 +14,13 @@
 #include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
 // How often an import reports its progress.
 constexpr std::size_t progress_every = 4096;
-
-std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
-
-bool put(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
-         unsigned int flags) {
-  ::lmdb::val k{key.data(), key.size()};
-  ::lmdb::val v{value.data(), value.size()};
-  return ::lmdb::dbi_put(txn, dbi, k, v, flags);
-}
 
 bool strictly_ascending(std::span<const domain::Pet> pets) {
   return std::adjacent_find(pets.begin(), pets.end(), [](const auto& a, const auto& b) {
@@ -40,27 +32,30 @@ bool strictly_ascending(std::span<const domain::Pet> pets) {
 domain::Result<ports::ArchiveReadReport> read_pets(const Store& store,
                                                    const ports::PetArchive::PetSink& sink) {
   const Databases& dbs = store.databases();
-  return store.read_value<ports::ArchiveReadReport>(
-      [&](MDB_txn* txn) -> domain::Result<ports::ArchiveReadReport> {
-        ports::ArchiveReadReport report;
-        auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
-        ::lmdb::val key;
-        ::lmdb::val value;
-        for (bool found = cursor.get(key, value, MDB_FIRST); found;
-             found = cursor.get(key, value, MDB_NEXT)) {
-          const auto id = decode_pet_key(view(key));
-          auto pet = decode_pet_record(view(value));
-          if (!id || !pet) {
-            return damaged_record();
-          }
-          if (!sink(domain::with_id(*id, std::move(*pet)))) {
-            report.complete = false;
-            break;
-          }
-          ++report.pets;
-        }
-        return report;
-      });
+  domain::Result<ports::ArchiveReadReport> out = ports::ArchiveReadReport{};
+  auto walked = store.read([&](MDB_txn* txn) {
+    auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
+    ::lmdb::val key;
+    ::lmdb::val value;
+    for (bool found = cursor.get(key, value, MDB_FIRST); found;
+         found = cursor.get(key, value, MDB_NEXT)) {
+      const auto id = decode_pet_key(view(key));
+      auto pet = decode_pet_record(view(value));
+      if (!id || !pet) {
+        out = damaged_record();
+        return;
+      }
+      if (!sink(domain::with_id(*id, std::move(*pet)))) {
+        out->complete = false;
+        return;
+      }
+      ++out->pets;
+    }
+  });
+  if (!walked) {
+    return walked.error();
+  }
+  return out;
 }
 
 // write_pets: every put of `pets` in one write transaction. When an id is already stored the

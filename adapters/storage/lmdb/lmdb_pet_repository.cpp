@@ -1,6 +1,5 @@
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -20,19 +19,15 @@
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
-// The longest a batch waits for company, however long the last commit took (a map growth, a
-// stalled disk): a bound on what the wait adds to a create's latency.
+// GroupCommitPacing's max_wait.
 constexpr std::chrono::milliseconds max_company_wait{10};
 
 // How long the writer idles before it releases the kept read snapshots that other processes'
 // commits made stale (Store::release_stale_reads): the longest a quiet process holds back pages.
 constexpr std::chrono::milliseconds stale_read_check{50};
 
-// LmdbPetRepository: reads on the caller's thread; creates queued for one writer thread that
-// commits whatever is queued (up to max_batch) in one transaction and only then calls back, and
-// that, while idle, releases read snapshots that another process's commits made stale.
-// Under load a batch first waits for company, as GroupCommitPacing says (PostgreSQL's writer
-// follows the same rule).
+// LmdbPetRepository: its writer thread commits batches paced by GroupCommitPacing and, while idle,
+// releases the read snapshots that other processes' commits made stale.
 class LmdbPetRepository final : public ports::PetRepository {
  public:
   LmdbPetRepository(std::unique_ptr<Store> store, const LmdbOptions& options)

@@ -2,8 +2,9 @@
 // ReadTxn: a read-only transaction kept for reuse, with its cursors. Serving reads (get, a page,
 // count) take one from the Store and leave it live: the next read uses its snapshot as it is while
 // that is still the newest commit, and renews it (with its cursors) once another commit came;
-// under MDB_NOTLS a reset transaction keeps its reader slot, so a renew allocates nothing. Not an
-// AbortGuard (lmdb_txn.hpp, which duplicates pairs with it): it outlives many reads.
+// under MDB_NOTLS a reset transaction keeps its reader slot, so a renew allocates nothing. Not
+// built on AbortGuard (lmdb_txn.hpp), which ends its transaction with its scope: a ReadTxn outlives
+// many reads.
 
 #include <array>
 #include <cstddef>

@@ -10,11 +10,10 @@
 
 #include "adapters/storage/lmdb/lmdb_checked_pet.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
-
-std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
 
 // first_id: the smallest id a page may hold, or nullopt when no id can follow `after`.
 std::optional<domain::PetId> first_id(const std::optional<domain::PetId>& after) {
@@ -25,10 +24,6 @@ std::optional<domain::PetId> first_id(const std::optional<domain::PetId>& after)
     return std::nullopt;
   }
   return domain::PetId{after->value + 1};
-}
-
-std::string_view view(const MDB_val& value) {
-  return {static_cast<const char*>(value.mv_data), value.mv_size};
 }
 
 // Page: steps a cursor from the first key at or after `start` (`first`: from the database's first

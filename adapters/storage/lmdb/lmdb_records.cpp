@@ -1,9 +1,6 @@
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 
-#include <cstring>
 #include <utility>
-
-#include <boost/endian/conversion.hpp>
 
 #include "adapters/storage/lmdb/lmdb_checked_pet.hpp"
 #include "adapters/storage/lmdb/lmdb_checksum.hpp"
@@ -53,9 +50,7 @@ std::optional<std::uint64_t> decode_u64(std::string_view bytes) {
   if (bytes.size() != u64_size) {
     return std::nullopt;
   }
-  std::uint64_t value = 0;
-  std::memcpy(&value, bytes.data(), u64_size);  // two per pet of every page: one load, one swap
-  return boost::endian::big_to_native(value);
+  return load_big_endian<std::uint64_t>(bytes);
 }
 
 std::string pet_key(domain::PetId id) { return encode_u64(static_cast<std::uint64_t>(id.value)); }

@@ -172,14 +172,21 @@ void Store::keep_read(std::unique_ptr<ReadTxn> read) const noexcept {
   }
 }  // every place taken: `read` ends here, giving its slot back
 
-void Store::reset_kept_reads() const noexcept {
+void Store::reset_kept_reads(bool only_stale) const noexcept {
+  const auto newest = only_stale ? newest_commit() : 0;
   for (auto& place : idle_reads_) {
+    if (place.load(std::memory_order_relaxed) == nullptr) {
+      continue;
+    }
+    // Taken out before it is looked at: a serving read may take it at any moment. Idle once out:
+    // no other thread uses it, and under MDB_NOTLS any thread may reset it.
     std::unique_ptr<ReadTxn> read(place.exchange(nullptr, std::memory_order_acquire));
     if (!read) {
       continue;
     }
-    // Idle: no other thread uses it, and under MDB_NOTLS any thread may reset it.
-    read->reset();
+    if (read->live() && (!only_stale || read->snapshot() != newest)) {
+      read->reset();  // a kept newest snapshot holds back no page a later commit freed
+    }
     ReadTxn* free = nullptr;
     if (place.compare_exchange_strong(free, read.get(), std::memory_order_release,
                                       std::memory_order_relaxed)) {
@@ -190,25 +197,7 @@ void Store::reset_kept_reads() const noexcept {
 
 void Store::release_stale_reads() const noexcept {
   const std::shared_lock lock(map_mutex_);  // as a reset requires
-  const auto newest = newest_commit();
-  for (auto& place : idle_reads_) {
-    if (place.load(std::memory_order_relaxed) == nullptr) {
-      continue;
-    }
-    // Taken out before it is looked at: a serving read may take it at any moment.
-    std::unique_ptr<ReadTxn> read(place.exchange(nullptr, std::memory_order_acquire));
-    if (!read) {
-      continue;
-    }
-    if (read->live() && read->snapshot() != newest) {
-      read->reset();  // the newest snapshot holds back no page a later commit freed
-    }
-    ReadTxn* free = nullptr;
-    if (place.compare_exchange_strong(free, read.get(), std::memory_order_release,
-                                      std::memory_order_relaxed)) {
-      (void)read.release();
-    }  // else a serving read kept another there meanwhile: this one ends, freeing its slot
-  }
+  reset_kept_reads(true);
 }
 
 domain::Result<void> Store::write(const TxnWork& work) {

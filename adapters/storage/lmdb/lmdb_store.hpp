@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <shared_mutex>
 #include <type_traits>
 #include <vector>
@@ -99,17 +98,6 @@ class Store {
   // aborts, grows the map and runs `work` again, so `work` must only depend on the transaction.
   [[nodiscard]] domain::Result<void> write(const TxnWork& work);
 
-  // read_value: `work`'s result from a read-only transaction.
-  template <class T>
-  [[nodiscard]] domain::Result<T> read_value(
-      const std::function<domain::Result<T>(MDB_txn*)>& work) const {
-    std::optional<domain::Result<T>> out;
-    if (auto done = read([&](MDB_txn* txn) { out.emplace(work(txn)); }); !done) {
-      return done.error();
-    }
-    return std::move(*out);
-  }
-
  private:
   Store(MDB_env* env, const LmdbOptions& options)
       : env_(env), options_(options), idle_reads_(max_idle_reads()) {}
@@ -146,9 +134,10 @@ class Store {
   // keep_read: keeps a serving transaction for the next, or drops it (freeing its slot).
   // REQUIRES: map_mutex_ held (shared), so that a resize finds every live one kept and resets it.
   void keep_read(std::unique_ptr<ReadTxn> read) const noexcept;
-  // reset_kept_reads: resets every kept serving transaction: after a commit, and before a resize,
-  // which needs no live transaction in the process. REQUIRES: map_mutex_ held.
-  void reset_kept_reads() const noexcept;
+  // reset_kept_reads: resets every kept serving transaction (`only_stale`: those whose snapshot is
+  // not the newest commit): after a commit, and before a resize, which needs no live transaction in
+  // the process. REQUIRES: map_mutex_ held.
+  void reset_kept_reads(bool only_stale = false) const noexcept;
   [[nodiscard]] bool grow_map();
 
   MDB_env* env_;

@@ -35,14 +35,11 @@ std::optional<std::uint64_t> read_u64(MDB_txn* txn, MDB_dbi dbi, std::string_vie
   if (!::lmdb::dbi_get(txn, dbi, k, v)) {
     return std::nullopt;
   }
-  return decode_u64(std::string_view(v.data(), v.size()));
+  return decode_u64(view(v));
 }
 
 void write_u64(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::uint64_t value) {
-  const std::string bytes = encode_u64(value);
-  ::lmdb::val k{key.data(), key.size()};
-  ::lmdb::val v{bytes.data(), bytes.size()};
-  ::lmdb::dbi_put(txn, dbi, k, v);
+  put(txn, dbi, key, encode_u64(value));
 }
 
 MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
@@ -51,12 +48,9 @@ MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
   return dbi;
 }
 
-// migrate_from_v1: version 1 kept the next id in meta and rewrote it in every create (a page
-// written per commit); version 2 takes the highest stored id + 1. Version 1 wrote next_id in the
-// same transaction as the pets, so it equals that; one behind a stored pet was damage then (the
-// next create failed) and is refused now. Runs in the open's write transaction: all or nothing.
-// Gives why the store cannot be migrated, or nothing once it is (then it is a version 2 store in
-// all but its recorded version).
+// migrate_from_v1: drops version 1's next id: written with the pets, it equals the highest stored
+// id + 1 that version 2 takes instead; one behind a stored pet was damage then (the next create
+// failed), and is refused. Gives why the store cannot be migrated, or nothing.
 std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
   const auto next_id = read_u64(txn, dbs.meta, v1_next_id_key);
   if (!next_id || *next_id == 0) {
@@ -81,12 +75,12 @@ void migrate_pets_to_v3(MDB_txn* txn, const Databases& dbs) {
   for (int rc = ::mdb_cursor_get(cursor.handle(), &key, &value, MDB_FIRST); rc != MDB_NOTFOUND;
        rc = ::mdb_cursor_get(cursor.handle(), &key, &value, MDB_NEXT)) {
     check(rc, "mdb_cursor_get");
-    const auto pet = decode_v2_pet_record({static_cast<const char*>(value.mv_data), value.mv_size});
+    const auto pet = decode_v2_pet_record(view(value));
     if (!pet) {
       continue;  // damaged before: stays so, and is still found (format 1 is not version 3's)
     }
     // Both copied before the put: `key` and `value` point into a page that the put rewrites.
-    std::string key_bytes(static_cast<const char*>(key.mv_data), key.mv_size);
+    std::string key_bytes(view(key));
     std::string record = pet_record(*pet);
     MDB_val same_key{key_bytes.size(), key_bytes.data()};
     MDB_val replacement{record.size(), record.data()};

@@ -4,6 +4,7 @@
 // freed the transaction, so its destructor would abort it a second time.
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <lmdb++.h>
@@ -41,6 +42,20 @@ inline void check(int rc, const char* origin) {
 // commit: commits (and syncs) the guarded transaction; raises ::lmdb::error when it fails.
 inline void commit(AbortGuard& guard) {
   check(::mdb_txn_commit(guard.release()), "mdb_txn_commit");
+}
+
+// view: the bytes an LMDB value points at, valid while its transaction is.
+inline std::string_view view(const ::lmdb::val& value) { return {value.data(), value.size()}; }
+inline std::string_view view(const MDB_val& value) {
+  return {static_cast<const char*>(value.mv_data), value.mv_size};
+}
+
+// put: stores `value` under `key`; false when `flags` (MDB_NOOVERWRITE, MDB_APPEND) refuse it.
+inline bool put(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view value,
+                unsigned int flags = 0) {
+  ::lmdb::val k{key.data(), key.size()};
+  ::lmdb::val v{value.data(), value.size()};
+  return ::lmdb::dbi_put(txn, dbi, k, v, flags);
 }
 
 // storage_error: an LMDB failure after open, in words without internals; `detail` (for the log)
