@@ -1,12 +1,14 @@
 #include "bootstrap/command_line.hpp"
 
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "bootstrap/build_info.hpp"
 #include "bootstrap/config_file.hpp"
-#include "bootstrap/data_command_line.hpp"
 #include "bootstrap/serve_command_line.hpp"
+#include "bootstrap/storage_flag.hpp"
 
 namespace petstore::bootstrap {
 namespace {
@@ -47,6 +49,49 @@ KeysCommands add_keys_commands(CLI::App& app, KeysOptions& options) {
   return commands;
 }
 
+struct DataCommands {
+  CLI::App* export_pets = nullptr;
+  CLI::App* import_pets = nullptr;
+  CLI::App* backup = nullptr;
+};
+
+// add_store_flags: the store a data tool acts on: an LMDB data directory, or with
+// `--storage postgres` a database (contract section 8). Which one is required is checked when the
+// command runs (a missing one exits 2 there).
+void add_store_flags(CLI::App& command, StoreOptions& store, const std::string& data_dir_help) {
+  add_storage_flag(command, store.storage, {StorageKind::lmdb, StorageKind::postgres},
+                   "Where the pets are kept: lmdb or postgres");
+  auto* dir = command.add_option("--data-dir", store.data_dir, data_dir_help);
+  command
+      .add_option("--database-url", store.database_url,
+                  "PostgreSQL connection string or URI (--storage postgres; a password is better "
+                  "kept in PGPASSFILE or PGPASSWORD than on a command line)")
+      ->excludes(dir);
+}
+
+// add_data_commands: the data tools `export`, `import` and `backup`, writing into `command`.
+DataCommands add_data_commands(CLI::App& app, Command& command) {
+  DataCommands commands;
+  commands.export_pets =
+      app.add_subcommand("export", "Write every pet as JSON Lines (works on a live store)");
+  add_store_flags(*commands.export_pets, command.export_pets.store, "LMDB data directory to read");
+  commands.export_pets->add_option("--out", command.export_pets.out,
+                                   "File to write (replaced when complete; default: stdout)");
+
+  commands.import_pets = app.add_subcommand(
+      "import", "Add pets from JSON Lines, keeping their ids; all or nothing (works live)");
+  add_store_flags(*commands.import_pets, command.import_pets.store,
+                  "LMDB data directory to import into (created when missing)");
+  commands.import_pets->add_option("--in", command.import_pets.in, "File to read (default: stdin)");
+
+  commands.backup = app.add_subcommand(
+      "backup", "Write a consistent, compacted copy of a store (works on a live store)");
+  add_store_flags(*commands.backup, command.backup.store, "LMDB data directory to copy");
+  commands.backup->add_option("--out", command.backup.out, "New or empty directory for the copy")
+      ->required();
+  return commands;
+}
+
 }  // namespace
 
 Command parse_command_line(int argc, const char* const* argv) {
@@ -60,8 +105,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   CLI::App* serve = app.add_subcommand("serve", "Serve the API");
   add_serve_flags(*serve, command.serve, serve_flags);
   const KeysCommands keys = add_keys_commands(app, command.keys);
-  const DataCommands data =
-      add_data_commands(app, command.export_pets, command.import_pets, command.backup);
+  const DataCommands data = add_data_commands(app, command);
   if (const auto config_error = apply_config_file(*serve, argc, argv)) {
     std::cerr << "petstore: " << *config_error << '\n';
     command.exit_code = 2;
@@ -69,14 +113,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& help) {
-    command.exit_code = app.exit(help);
-    return command;
-  } catch (const CLI::CallForAllHelp& help) {
-    command.exit_code = app.exit(help);
-    return command;
-  } catch (const CLI::CallForVersion& version) {
-    command.exit_code = app.exit(version);
+  } catch (const CLI::Success& help_or_version) {
+    command.exit_code = app.exit(help_or_version);
     return command;
   } catch (const CLI::ParseError& error) {
     std::cerr << "petstore: " << error.what() << " (see petstore --help)\n";

@@ -32,7 +32,4 @@ struct Command {
 // prints one line on stderr and returns Kind::done with exit code 2.
 [[nodiscard]] Command parse_command_line(int argc, const char* const* argv);
 
-// version_text: "petstore 1.0.0 (interface 1.0.0, build <commit>, <build type>)".
-[[nodiscard]] const char* version_text();
-
 }  // namespace petstore::bootstrap

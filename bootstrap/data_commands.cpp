@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <utility>
 
 #include "adapters/cli/data_tools.hpp"
 #include "adapters/storage/lmdb/lmdb_backup.hpp"
@@ -25,15 +24,8 @@ adapters::storage::lmdb::LmdbOptions lmdb_options(const fs::path& data_dir) {
   return options;
 }
 
-// Store: the store a data tool acts on, as chosen on its command line.
-struct Store {
-  StorageKind storage;
-  fs::path data_dir;
-  std::string database_url;
-};
-
 // store_problem: why the command line does not name a store, or "" when it does.
-std::string store_problem(const Store& store) {
+std::string store_problem(const StoreOptions& store) {
   if (store.storage == StorageKind::postgres) {
     return store.database_url.empty() ? "--storage postgres needs --database-url" : "";
   }
@@ -41,7 +33,7 @@ std::string store_problem(const Store& store) {
 }
 
 // store_name: the store for the operator's messages (a database without its password).
-std::string store_name(const Store& store) {
+std::string store_name(const StoreOptions& store) {
   if (store.storage != StorageKind::postgres) {
     return store.data_dir.string();
   }
@@ -51,7 +43,7 @@ std::string store_name(const Store& store) {
 
 // pet_archive: the store a data tool exports from or imports into: LMDB, or PostgreSQL with
 // --storage postgres (memory keeps nothing past the process). Errors: a URL libpq cannot parse.
-domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const Store& store) {
+domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const StoreOptions& store) {
   if (store.storage == StorageKind::postgres) {
     adapters::storage::postgres::PostgresOptions options;
     options.database_url = store.database_url;
@@ -63,7 +55,7 @@ domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const Store& stor
 // with_archive: `tool`'s exit code, run on the archive of `store` and its name; or 2 after one
 // line when the command line names no store that can be opened.
 template <class Tool>
-int with_archive(const Store& store, const Tool& tool) {
+int with_archive(const StoreOptions& store, const Tool& tool) {
   if (const auto problem = store_problem(store); !problem.empty()) {
     report(problem + " (see petstore --help)");
     return 2;
@@ -79,37 +71,35 @@ int with_archive(const Store& store, const Tool& tool) {
 }  // namespace
 
 int run_export(const ExportOptions& options) {
-  return with_archive({options.storage, options.data_dir, options.database_url},
-                      [&](ports::PetArchive& archive, const std::string& store) {
-                        return adapters::cli::export_pets(archive, options.out, store);
-                      });
+  return with_archive(options.store, [&](ports::PetArchive& archive, const std::string& store) {
+    return adapters::cli::export_pets(archive, options.out, store);
+  });
 }
 
 int run_import(const ImportOptions& options) {
-  return with_archive({options.storage, options.data_dir, options.database_url},
-                      [&](ports::PetArchive& archive, const std::string& store) {
-                        return adapters::cli::import_pets(archive, options.in, store);
-                      });
+  return with_archive(options.store, [&](ports::PetArchive& archive, const std::string& store) {
+    return adapters::cli::import_pets(archive, options.in, store);
+  });
 }
 
 int run_backup(const BackupOptions& options) {
-  if (options.storage == StorageKind::postgres) {
+  if (options.store.storage == StorageKind::postgres) {
     report(
         "backup copies LMDB stores only; back up a PostgreSQL database with pg_dump (or "
         "pg_basebackup), or write its pets out with petstore export --storage postgres");
     return 2;
   }
-  if (options.data_dir.empty()) {
+  if (options.store.data_dir.empty()) {
     report("--data-dir is required (see petstore --help)");
     return 2;
   }
   auto backup =
-      adapters::storage::lmdb::backup_lmdb_store(lmdb_options(options.data_dir), options.out);
+      adapters::storage::lmdb::backup_lmdb_store(lmdb_options(options.store.data_dir), options.out);
   if (!backup) {
     report(backup.error().message);
     return 1;
   }
-  report("backed up " + options.data_dir.string() + " to " + options.out.string() + " (" +
+  report("backed up " + options.store.data_dir.string() + " to " + options.out.string() + " (" +
          std::to_string(backup->bytes) + " bytes)");
   return 0;
 }

@@ -11,24 +11,26 @@
 
 namespace petstore::bootstrap {
 
-struct ExportOptions {
+// StoreOptions: the store a data tool acts on: an LMDB data directory, or with
+// `--storage postgres` a database.
+struct StoreOptions {
   StorageKind storage = StorageKind::lmdb;
-  std::filesystem::path data_dir;            // lmdb
-  std::string database_url{};                // postgres: a libpq connection string or URI
+  std::filesystem::path data_dir;  // lmdb
+  std::string database_url{};      // postgres: a libpq connection string or URI
+};
+
+struct ExportOptions {
+  StoreOptions store;
   std::optional<std::filesystem::path> out;  // standard output when absent or "-"
 };
 
 struct ImportOptions {
-  StorageKind storage = StorageKind::lmdb;
-  std::filesystem::path data_dir;           // lmdb
-  std::string database_url{};               // postgres: a libpq connection string or URI
+  StoreOptions store;
   std::optional<std::filesystem::path> in;  // standard input when absent or "-"
 };
 
 struct BackupOptions {
-  StorageKind storage = StorageKind::lmdb;
-  std::filesystem::path data_dir;  // lmdb
-  std::string database_url{};      // postgres: a libpq connection string or URI
+  StoreOptions store;
   std::filesystem::path out;
 };
 

@@ -6,14 +6,17 @@
 #include "adapters/auth/api_key_generator.hpp"
 #include "adapters/auth/key_digest.hpp"
 #include "adapters/auth/key_file_admin.hpp"
+#include "adapters/cli/data_tools.hpp"
 #include "bootstrap/commands.hpp"
 
 namespace petstore::bootstrap {
 namespace {
 
+using adapters::cli::report;
+
 void print_warnings(const std::vector<std::string>& warnings) {
   for (const auto& warning : warnings) {
-    std::cerr << "petstore: warning: " << warning << '\n';
+    report("warning: " + warning);
   }
 }
 
@@ -31,7 +34,7 @@ int run_keys_new(const KeysOptions& options) {
       options.read_only ? ports::KeyAccess::read_only : ports::KeyAccess::read_write,
       std::chrono::system_clock::now());
   if (!created) {
-    std::cerr << "petstore: " << created.error().message << '\n';
+    report(created.error().message);
     return created.error().field == "label" ? 2 : 1;
   }
   print_warnings(created->warnings);
@@ -43,7 +46,7 @@ int run_keys_new(const KeysOptions& options) {
 int run_keys_list(const KeysOptions& options) {
   const auto listed = adapters::auth::list_api_keys(options.api_keys);
   if (!listed) {
-    std::cerr << "petstore: " << listed.error().message << '\n';
+    report(listed.error().message);
     return 1;
   }
   print_warnings(listed->warnings);
@@ -63,7 +66,7 @@ int run_keys_list(const KeysOptions& options) {
 int run_keys_revoke(const KeysOptions& options) {
   const auto revoked = adapters::auth::revoke_api_key(options.api_keys, options.which);
   if (!revoked) {
-    std::cerr << "petstore: " << revoked.error().message << '\n';
+    report(revoked.error().message);
     return 1;
   }
   print_warnings(revoked->warnings);

@@ -1,12 +1,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <stop_token>
+#include <string>
 
 #include "adapters/auth/file_key_verifier.hpp"
+#include "adapters/cli/data_tools.hpp"
 #include "adapters/clock/system_clock.hpp"
 #include "adapters/http/api/routes.hpp"
 #include "adapters/http/server/http_server.hpp"
@@ -35,8 +36,7 @@ constexpr std::chrono::milliseconds refusals_limit{500};
 // hold the process (contract section 9).
 constexpr std::chrono::milliseconds log_drain_limit{500};
 
-void fail(const std::string& line) { std::cerr << "petstore: " << line << '\n'; }
-
+using adapters::cli::report;
 using adapters::logging::Logger;
 
 domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
@@ -63,15 +63,15 @@ void reload_certificate(adapters::http::HttpServer& server, Logger& logger) {
 }
 
 void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
-  const auto report = keys.reload();
-  if (!report) {
-    logger.error("reload_failed", {{"what", "api keys"}, {"message", report.error().message}});
+  const auto reloaded = keys.reload();
+  if (!reloaded) {
+    logger.error("reload_failed", {{"what", "api keys"}, {"message", reloaded.error().message}});
     return;
   }
-  for (const auto& warning : report->warnings) {
+  for (const auto& warning : reloaded->warnings) {
     logger.warn("key_file_warning", {{"message", warning}});
   }
-  logger.info("reloaded", {{"api_keys", static_cast<std::int64_t>(report->key_count)}});
+  logger.info("reloaded", {{"api_keys", static_cast<std::int64_t>(reloaded->key_count)}});
 }
 
 // stop_gracefully: after the first stop signal, /readyz turns 503 at once; serving goes on for
@@ -101,40 +101,35 @@ void stop_gracefully(adapters::http::HttpServer& server, Service& service, StopS
   (void)server.wait_until_idle(refusals_limit);
 }
 
-// refusal: why `options` cannot be served as given, before anything opens: the line to print
-// and the exit code (2: settings that no restart can cure).
-struct Refusal {
-  std::string message;
-  int exit_code = 2;
-};
-
-std::optional<Refusal> refusal_of(const ServeOptions& options, const ListenAddress& address) {
+// refusal_of: why `options` cannot be served as given, before anything opens: the line to print
+// (exit 2: settings that no restart can cure).
+std::optional<std::string> refusal_of(const ServeOptions& options, const ListenAddress& address) {
   if (options.tls_cert.has_value() != options.tls_key.has_value()) {
-    return Refusal{"--tls-cert and --tls-key go together: pass both for HTTPS, or neither"};
+    return "--tls-cert and --tls-key go together: pass both for HTTPS, or neither";
   }
   if (!options.tls_cert && !is_loopback_host(address.host) && !options.allow_plain_http) {
     // Exit 2 like every refusal of the settings: no restart can cure it (contract section 11).
-    return Refusal{"refusing plain HTTP on " + address.host +
-                   ": API keys would cross the network in clear text; pass --tls-cert and "
-                   "--tls-key, or --allow-plain-http behind a TLS-terminating proxy"};
+    return "refusing plain HTTP on " + address.host +
+           ": API keys would cross the network in clear text; pass --tls-cert and "
+           "--tls-key, or --allow-plain-http behind a TLS-terminating proxy";
   }
   if (options.storage != StorageKind::postgres && !options.postgres.read_url.empty()) {
     // Replicas only ever serve PostgreSQL's reads: ignoring the URL would hide a mistyped storage.
-    return Refusal{"--database-read-url (or PETSTORE_DATABASE_READ_URL) needs --storage postgres"};
+    return "--database-read-url (or PETSTORE_DATABASE_READ_URL) needs --storage postgres";
   }
   if (options.storage == StorageKind::postgres) {
     if (options.postgres.database_url.empty()) {
-      return Refusal{"--storage postgres needs --database-url (or PETSTORE_DATABASE_URL)"};
+      return "--storage postgres needs --database-url (or PETSTORE_DATABASE_URL)";
     }
     if (auto url =
             adapters::storage::postgres::describe_database_url(options.postgres.database_url);
         !url) {
-      return Refusal{url.error().message};
+      return url.error().message;
     }
     if (auto url = adapters::storage::postgres::describe_database_url(options.postgres.read_url,
                                                                       "--database-read-url");
         !options.postgres.read_url.empty() && !url) {
-      return Refusal{url.error().message};
+      return url.error().message;
     }
   }
   return std::nullopt;
@@ -147,12 +142,12 @@ std::optional<adapters::auth::LoadedKeyFile> open_keys(const std::filesystem::pa
   if (!keys) {
     std::error_code ignored;
     const bool missing = !std::filesystem::exists(file, ignored);
-    fail(keys.error().message +
-         (missing ? "; make one with: petstore keys new --api-keys " + file.string() : ""));
+    report(keys.error().message +
+           (missing ? "; make one with: petstore keys new --api-keys " + file.string() : ""));
     return std::nullopt;
   }
   for (const auto& warning : keys->report.warnings) {
-    fail("warning: " + warning);
+    report("warning: " + warning);
   }
   return std::move(*keys);
 }
@@ -220,12 +215,12 @@ int serve_and_stop(adapters::http::HttpServer& http, Service& service, StopSigna
 int run_serve(const ServeOptions& options) {
   const auto address = parse_listen_address(options.listen);
   if (!address) {
-    fail("--listen must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080");
+    report("--listen must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080");
     return 2;
   }
   if (const auto refused = refusal_of(options, *address)) {
-    fail(refused->message);
-    return refused->exit_code;
+    report(*refused);
+    return 2;
   }
   auto keys = open_keys(options.api_keys);
   if (!keys) {
@@ -250,7 +245,7 @@ int run_serve(const ServeOptions& options) {
   std::atomic<bool> storage_ready{options.storage != StorageKind::postgres};
   auto pets = open_storage(options, metrics, *logger, storage_ready, signals.stop_token());
   if (!pets) {
-    fail(pets.error().message);
+    report(pets.error().message);
     return 1;
   }
   if (signals.stop_token().stop_requested()) {
@@ -266,7 +261,7 @@ int run_serve(const ServeOptions& options) {
   ServiceObserver observer(metrics, *logger);
   auto server = start_server(options, *address, service, observer);
   if (!server) {
-    fail(server.error().message);
+    report(server.error().message);
     return 1;
   }
   service.set_ready(true);

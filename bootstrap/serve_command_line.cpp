@@ -7,6 +7,7 @@
 #include <map>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -43,6 +44,38 @@ CLI::Validator finite_number() {
         return whole && !std::isfinite(number) ? value + " is not a finite number" : "";
       },
       "");
+}
+
+// with_units: `option`, a duration or a size, also read from `variable`: its `units` applied, then
+// checked finite and within [lowest, highest]; its default shown.
+template <class Number>
+CLI::Option* with_units(CLI::Option* option, const std::string& variable,
+                        const CLI::Validator& units, Number lowest, Number highest) {
+  return option->envname(variable)
+      ->transform(units)
+      ->check(finite_number())
+      ->check(CLI::Range(lowest, highest))
+      ->capture_default_str();
+}
+
+// add_word_flag: `flag WORD`, one of `words`, bound to the enum `value` as add_storage_flag binds
+// --storage: the word is checked first (the refusal reads "bogus not in {json,text}"), then made
+// the enum by a transform that --help does not show; the word of `value` is the default shown.
+template <class Enum>
+CLI::Option* add_word_flag(CLI::App& serve, const std::string& flag, Enum& value,
+                           const std::vector<std::pair<std::string, Enum>>& words,
+                           const std::string& help) {
+  std::vector<std::string> names;
+  std::string shown;
+  for (const auto& [name, each] : words) {
+    names.push_back(name);
+    shown = each == value ? name : shown;
+  }
+  return serve.add_option(flag, value, help)
+      ->transform(CLI::CheckedTransformer(words).description(""))
+      ->transform(CLI::IsMember(names))
+      ->type_name("TEXT")
+      ->default_str(shown);
 }
 
 // A CLI11 check that reads the value as the option will be read, so a bad range is named with
@@ -144,79 +177,42 @@ void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags
       ->check(finite_number())
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
   flags.database_timeout_given =
-      serve
-          .add_option("--database-timeout", flags.database_timeout,
-                      "Alias of --storage-timeout (its older name, for PostgreSQL)")
-          ->envname("PETSTORE_DATABASE_TIMEOUT")
-          ->transform(duration_units())
-          ->check(finite_number())
-          ->check(CLI::Range(0.01, 3600.0))
-          ->capture_default_str();
-  serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start")
-      ->envname("PETSTORE_LMDB_MAP_SIZE")
-      ->transform(size_units())
-      ->check(finite_number())
-      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
-      ->capture_default_str();
-  serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step")
-      ->envname("PETSTORE_LMDB_MAP_GROWTH")
-      ->transform(size_units())
-      ->check(finite_number())
-      ->check(CLI::Range(std::size_t{1} << 20U, std::size_t{1} << 40U))
-      ->capture_default_str();
+      with_units(serve.add_option("--database-timeout", flags.database_timeout,
+                                  "Alias of --storage-timeout (its older name, for PostgreSQL)"),
+                 "PETSTORE_DATABASE_TIMEOUT", duration_units(), 0.01, 3600.0);
+  with_units(
+      serve.add_option("--lmdb-map-size", options.lmdb.initial_map_size, "LMDB map size at start"),
+      "PETSTORE_LMDB_MAP_SIZE", size_units(), std::size_t{1} << 20U, std::size_t{1} << 40U);
+  with_units(
+      serve.add_option("--lmdb-map-growth", options.lmdb.map_growth_step, "LMDB map growth step"),
+      "PETSTORE_LMDB_MAP_GROWTH", size_units(), std::size_t{1} << 20U, std::size_t{1} << 40U);
 }
 
 // How much a request may send and how long it may take.
 void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeFlags& flags) {
-  serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted")
-      ->envname("PETSTORE_MAX_BODY_BYTES")
-      ->transform(size_units())
-      ->check(finite_number())
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30U))
-      ->capture_default_str();
-  serve.add_option("--max-header-bytes", limits.header_bytes, "Largest request head accepted")
-      ->envname("PETSTORE_MAX_HEADER_BYTES")
-      ->transform(size_units())
-      ->check(finite_number())
-      ->check(CLI::Range(std::size_t{512}, std::size_t{1} << 20U))
-      ->capture_default_str();
-  serve
-      .add_option("--header-timeout", flags.header_timeout, "Time allowed for a request's headers")
-      ->envname("PETSTORE_HEADER_TIMEOUT")
-      ->transform(duration_units())
-      ->check(finite_number())
-      ->check(CLI::Range(0.01, 3600.0))
-      ->capture_default_str();
-  serve
-      .add_option("--body-timeout", flags.body_timeout, "Time allowed for a body after its headers")
-      ->envname("PETSTORE_BODY_TIMEOUT")
-      ->transform(duration_units())
-      ->check(finite_number())
-      ->check(CLI::Range(0.01, 3600.0))
-      ->capture_default_str();
-  serve.add_option("--idle-timeout", flags.idle_timeout, "Time an idle keep-alive stays open")
-      ->envname("PETSTORE_IDLE_TIMEOUT")
-      ->transform(duration_units())
-      ->check(finite_number())
-      ->check(CLI::Range(0.01, 86400.0))
-      ->capture_default_str();
-  flags.storage_timeout_given =
-      serve
-          .add_option("--storage-timeout", flags.storage_timeout,
-                      "Time a request waits for storage before 503 (each database call included)")
-          ->envname("PETSTORE_STORAGE_TIMEOUT")
-          ->transform(duration_units())
-          ->check(finite_number())
-          ->check(CLI::Range(0.01, 3600.0))
-          ->capture_default_str();
-  serve
-      .add_option("--drain-delay", flags.drain_delay,
-                  "On SIGTERM, time /readyz says 503 while serving goes on, before the drain")
-      ->envname("PETSTORE_DRAIN_DELAY")
-      ->transform(duration_units())
-      ->check(finite_number())
-      ->check(CLI::Range(0.0, 3600.0))
-      ->capture_default_str();
+  with_units(
+      serve.add_option("--max-body-bytes", limits.body_bytes, "Largest request body accepted"),
+      "PETSTORE_MAX_BODY_BYTES", size_units(), std::size_t{1}, std::size_t{1} << 30U);
+  with_units(
+      serve.add_option("--max-header-bytes", limits.header_bytes, "Largest request head accepted"),
+      "PETSTORE_MAX_HEADER_BYTES", size_units(), std::size_t{512}, std::size_t{1} << 20U);
+  with_units(serve.add_option("--header-timeout", flags.header_timeout,
+                              "Time allowed for a request's headers"),
+             "PETSTORE_HEADER_TIMEOUT", duration_units(), 0.01, 3600.0);
+  with_units(serve.add_option("--body-timeout", flags.body_timeout,
+                              "Time allowed for a body after its headers"),
+             "PETSTORE_BODY_TIMEOUT", duration_units(), 0.01, 3600.0);
+  with_units(
+      serve.add_option("--idle-timeout", flags.idle_timeout, "Time an idle keep-alive stays open"),
+      "PETSTORE_IDLE_TIMEOUT", duration_units(), 0.01, 86400.0);
+  flags.storage_timeout_given = with_units(
+      serve.add_option("--storage-timeout", flags.storage_timeout,
+                       "Time a request waits for storage before 503 (each database call included)"),
+      "PETSTORE_STORAGE_TIMEOUT", duration_units(), 0.01, 3600.0);
+  with_units(
+      serve.add_option("--drain-delay", flags.drain_delay,
+                       "On SIGTERM, time /readyz says 503 while serving goes on, before the drain"),
+      "PETSTORE_DRAIN_DELAY", duration_units(), 0.0, 3600.0);
   serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
       ->envname("PETSTORE_MAX_CONNECTIONS")
       ->check(finite_number())
@@ -224,15 +220,20 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
       ->capture_default_str();
 }
 
-void add_log_flags(CLI::App& serve, ServeFlags& flags) {
-  serve.add_option("--log-format", flags.log_format, "Log lines on stdout: json or text")
-      ->envname("PETSTORE_LOG_FORMAT")
-      ->check(CLI::IsMember({"json", "text"}))
-      ->capture_default_str();
-  serve.add_option("--log-level", flags.log_level, "Least level logged: debug, info, warn, error")
-      ->envname("PETSTORE_LOG_LEVEL")
-      ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
-      ->capture_default_str();
+void add_log_flags(CLI::App& serve, ServeOptions& options) {
+  using adapters::logging::LogFormat;
+  using adapters::logging::LogLevel;
+  add_word_flag(serve, "--log-format", options.log_format,
+                {{"json", LogFormat::json}, {"text", LogFormat::text}},
+                "Log lines on stdout: json or text")
+      ->envname("PETSTORE_LOG_FORMAT");
+  add_word_flag(serve, "--log-level", options.log_level,
+                {{"debug", LogLevel::debug},
+                 {"info", LogLevel::info},
+                 {"warn", LogLevel::warn},
+                 {"error", LogLevel::error}},
+                "Least level logged: debug, info, warn, error")
+      ->envname("PETSTORE_LOG_LEVEL");
 }
 
 }  // namespace
@@ -242,7 +243,7 @@ void add_serve_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) 
   add_server_flags(serve, options, flags);
   add_storage_flags(serve, options, flags);
   add_limit_flags(serve, options.limits, flags);
-  add_log_flags(serve, flags);
+  add_log_flags(serve, options);
 }
 
 bool ServeFlags::timeouts_disagree() const {
@@ -274,11 +275,6 @@ void apply_serve_flags(const ServeFlags& flags, ServeOptions& options) {
   if (auto cors = adapters::http::CorsPolicy::parse(flags.cors_origins)) {
     options.cors = std::move(*cors);
   }
-  // Both were checked against their words while parsing.
-  options.log_format =
-      adapters::logging::parse_log_format(flags.log_format).value_or(options.log_format);
-  options.log_level =
-      adapters::logging::parse_log_level(flags.log_level).value_or(options.log_level);
 }
 
 }  // namespace petstore::bootstrap

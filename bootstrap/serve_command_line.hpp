@@ -21,8 +21,6 @@ struct ServeFlags {
   // --database-timeout is an alias of --storage-timeout (one clock): which were given.
   const CLI::Option* storage_timeout_given = nullptr;
   const CLI::Option* database_timeout_given = nullptr;
-  std::string log_format = "json";
-  std::string log_level = "info";
   std::string trusted_proxies;
   std::string cors_origins;
 

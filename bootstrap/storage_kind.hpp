@@ -3,16 +3,11 @@
 // The command line's word becomes the kind once (storage_flag.hpp); everything after compares
 // kinds, never words.
 
-#include <array>
-#include <optional>
 #include <string_view>
 
 namespace petstore::bootstrap {
 
 enum class StorageKind { memory, lmdb, postgres };
-
-inline constexpr std::array<StorageKind, 3> all_storage_kinds{
-    StorageKind::memory, StorageKind::lmdb, StorageKind::postgres};
 
 [[nodiscard]] constexpr std::string_view storage_name(StorageKind kind) {
   switch (kind) {

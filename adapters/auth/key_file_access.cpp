@@ -36,8 +36,8 @@ domain::Error not_regular(const std::filesystem::path& file, mode_t mode) {
                                                   std::string(type_of(mode)));
 }
 
-}  // namespace
-
+// check_key_file_mode: the warnings for a key file with permission bits `mode` (st_mode), or
+// invalid_argument (field "api-keys") when group or others may write it.
 domain::Result<std::vector<std::string>> check_key_file_mode(const std::filesystem::path& file,
                                                              unsigned mode) {
   const std::string name = file.string();
@@ -54,6 +54,8 @@ domain::Result<std::vector<std::string>> check_key_file_mode(const std::filesyst
   }
   return warnings;
 }
+
+}  // namespace
 
 domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file) {
   // The type is checked before opening: opening a FIFO waits for a writer (forever, if none

@@ -21,11 +21,6 @@ struct KeyFileContents {
   std::vector<std::string> warnings;
 };
 
-// check_key_file_mode: the warnings for a key file with permission bits `mode` (st_mode), or
-// invalid_argument (field "api-keys") when group or others may write it.
-[[nodiscard]] domain::Result<std::vector<std::string>> check_key_file_mode(
-    const std::filesystem::path& file, unsigned mode);
-
 // max_key_file_size: the largest key file read, 64 MiB: about 900,000 keys, far more than any
 // deployment needs, and small enough that a reload reads and parses it in about a second.
 inline constexpr std::size_t max_key_file_size = std::size_t{64} * 1024 * 1024;

@@ -20,6 +20,21 @@ bool is_control(char c) noexcept {
   return byte < 0x20U || byte == 0x7FU;
 }
 
+// is_created_time: whether `text` is a UTC time as `created=` holds it: YYYY-MM-DDTHH:MM:SSZ.
+bool is_created_time(std::string_view text) noexcept {
+  constexpr std::string_view shape = "dddd-dd-ddTdd:dd:ddZ";
+  if (text.size() != shape.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const bool fits = shape[i] == 'd' ? (text[i] >= '0' && text[i] <= '9') : text[i] == shape[i];
+    if (!fits) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string_view trim(std::string_view text) noexcept {
   while (!text.empty() && is_blank(text.front())) {
     text.remove_prefix(1);
@@ -191,20 +206,6 @@ std::optional<KeyDigest> key_of_line(std::string_view line) {
     return std::nullopt;
   }
   return entry->digest;
-}
-
-bool is_created_time(std::string_view text) noexcept {
-  constexpr std::string_view shape = "dddd-dd-ddTdd:dd:ddZ";
-  if (text.size() != shape.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    const bool fits = shape[i] == 'd' ? (text[i] >= '0' && text[i] <= '9') : text[i] == shape[i];
-    if (!fits) {
-      return false;
-    }
-  }
-  return true;
 }
 
 std::string format_key_line(const KeyDigest& digest, std::string_view label,

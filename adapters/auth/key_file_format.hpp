@@ -59,12 +59,10 @@ inline constexpr std::size_t max_label_size = 64;
 // comment or malformed line.
 [[nodiscard]] std::optional<KeyDigest> key_of_line(std::string_view line);
 
-// is_created_time: whether `text` is a UTC time as `created=` holds it: YYYY-MM-DDTHH:MM:SSZ.
-[[nodiscard]] bool is_created_time(std::string_view text) noexcept;
-
 // format_key_line: "read-only " for a read-only key, "sha256:<hex>", " <label>" when the label is
 // not empty, " created=<created>" when `created` is not empty, then "\n".
-// REQUIRES: validate_label(label) succeeds; `created` is empty or is_created_time(created).
+// REQUIRES: validate_label(label) succeeds; `created` is empty or a UTC time as
+// YYYY-MM-DDTHH:MM:SSZ.
 [[nodiscard]] std::string format_key_line(const KeyDigest& digest, std::string_view label,
                                           ports::KeyAccess access, std::string_view created);
 

@@ -37,10 +37,12 @@ std::string next_id_note(std::uint64_t next_id) {
 
 bool is_stdio(const std::optional<fs::path>& path) { return !path || *path == "-"; }
 
-// input_size: the size of a regular file behind `fd`, 0 when unknown (a pipe, a terminal).
-std::uint64_t input_size(int fd) {
+// input_size: the size of the input `in` names when it is a regular file, 0 when unknown (a pipe,
+// a terminal).
+std::uint64_t input_size(const std::optional<fs::path>& in) {
   struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+  if ((is_stdio(in) ? ::fstat(STDIN_FILENO, &info) : ::stat(in->c_str(), &info)) != 0 ||
+      !S_ISREG(info.st_mode)) {
     return 0;
   }
   return static_cast<std::uint64_t>(info.st_size);
@@ -116,8 +118,6 @@ int export_pets(const ports::PetArchive& archive, const std::optional<fs::path>&
 int import_pets(ports::PetArchive& archive, const std::optional<fs::path>& in,
                 std::string_view store) {
   std::ifstream file;
-  std::istream* input = &std::cin;
-  int fd = STDIN_FILENO;
   if (!is_stdio(in)) {
     file.open(*in, std::ios::binary);
     if (!file || fs::is_directory(*in)) {
@@ -125,14 +125,11 @@ int import_pets(ports::PetArchive& archive, const std::optional<fs::path>& in,
              (fs::is_directory(*in) ? "it is a directory" : std::strerror(errno)));
       return 1;
     }
-    input = &file;
-    fd = -1;
   }
-  std::error_code ec;
-  const std::uint64_t size = fd >= 0 ? input_size(fd) : fs::file_size(*in, ec);
+  std::istream& input = is_stdio(in) ? std::cin : file;
   ProgressBar progress(std::cerr, ::isatty(STDERR_FILENO) == 1);
   std::uint64_t bytes_read = 0;
-  const auto lines = read_input(*input, ec ? 0 : size, progress, bytes_read);
+  const auto lines = read_input(input, input_size(in), progress, bytes_read);
   if (!lines) {
     return 1;
   }

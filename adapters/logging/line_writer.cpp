@@ -1,16 +1,16 @@
 #include "adapters/logging/line_writer.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <condition_variable>
 #include <csignal>
 #include <mutex>
 #include <pthread.h>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <utility>
 #include <vector>
+
+#include "adapters/files/durable_write.hpp"
 
 namespace petstore::adapters::logging {
 
@@ -50,22 +50,6 @@ struct LineWriter::State {
 namespace {
 
 std::atomic<std::uint64_t> next_writer_id{1};
-
-// write_all: false when the descriptor fails for good (closed pipe, full disk): lines are then
-// discarded rather than retried forever.
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -188,7 +172,9 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
     state->in_write = batch.size();
     lock.unlock();
     if (found_lines) {
-      write_all(state->fd, batch);
+      // When the descriptor fails (closed pipe, full disk), the batch is discarded rather than
+      // retried forever.
+      (void)files::write_all(state->fd, batch);
     }
     lock.lock();
     state->in_write = 0;

@@ -22,32 +22,6 @@ constexpr std::size_t most_held = 256;
 
 }  // namespace
 
-std::optional<LogFormat> parse_log_format(std::string_view word) {
-  if (word == "text") {
-    return LogFormat::text;
-  }
-  if (word == "json") {
-    return LogFormat::json;
-  }
-  return std::nullopt;
-}
-
-std::optional<LogLevel> parse_log_level(std::string_view word) {
-  if (word == "debug") {
-    return LogLevel::debug;
-  }
-  if (word == "info") {
-    return LogLevel::info;
-  }
-  if (word == "warn") {
-    return LogLevel::warn;
-  }
-  if (word == "error") {
-    return LogLevel::error;
-  }
-  return std::nullopt;
-}
-
 std::unique_ptr<Logger> Logger::to_stdout(LogFormat format, LogLevel level) {
   return to_descriptor(STDOUT_FILENO, format, level, stdout_queue_bytes);
 }
@@ -71,14 +45,14 @@ Logger::~Logger() { release_held(); }
 
 void Logger::hold_until_announced() { holding_.store(true); }
 
+std::vector<std::string> Logger::take_held() {
+  const std::lock_guard lock(held_mutex_);
+  holding_.store(false);
+  return std::exchange(held_, {});
+}
+
 void Logger::release_held() {
-  std::vector<std::string> held;
-  {
-    const std::lock_guard lock(held_mutex_);
-    holding_.store(false);
-    held.swap(held_);
-  }
-  for (const auto& line : held) {
+  for (const auto& line : take_held()) {
     write(line);
   }
 }
@@ -146,26 +120,15 @@ void Logger::request(const RequestLine& record, LogLevel level) {
   const LogField status{"status", std::int64_t{record.status}};
   const LogField took{"duration_ms", duration};
   const LogField bytes{"bytes", static_cast<std::int64_t>(record.bytes)};
+  const LogField fault{"fault", record.fault};
   if (record.fault.empty()) {
     emit(level, "request",
          {request_id, trace_id, span_id, method, protocol, route, operation, client, principal, key,
           status, took, bytes});
   } else {
     emit(level, "request",
-         {request_id,
-          trace_id,
-          span_id,
-          method,
-          protocol,
-          route,
-          operation,
-          client,
-          principal,
-          key,
-          status,
-          took,
-          bytes,
-          {"fault", record.fault}});
+         {request_id, trace_id, span_id, method, protocol, route, operation, client, principal, key,
+          status, took, bytes, fault});
   }
 }
 
@@ -182,12 +145,7 @@ void Logger::announce(std::string_view event, std::string_view message) {
   // Whatever the level filter says; first, then whatever was held.
   std::string line;
   format_line(line, format_, LogLevel::info, event, {{"message", message}});
-  std::vector<std::string> held;
-  {
-    const std::lock_guard lock(held_mutex_);
-    holding_.store(false);
-    held.swap(held_);
-  }
+  const std::vector<std::string> held = take_held();
   if (writer_) {
     (void)writer_->offer_now(line);
   } else {

@@ -16,7 +16,6 @@
 #include <iosfwd>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -28,10 +27,6 @@ class LineWriter;
 
 enum class LogFormat { text, json };
 enum class LogLevel { debug, info, warn, error };
-
-// parse_log_format / parse_log_level: from the command line's words; nullopt when unknown.
-[[nodiscard]] std::optional<LogFormat> parse_log_format(std::string_view word);
-[[nodiscard]] std::optional<LogLevel> parse_log_level(std::string_view word);
 
 // Milliseconds: a duration logged in milliseconds to the microsecond ("1.5", "0.012").
 struct Milliseconds {
@@ -109,6 +104,8 @@ class Logger {
   void write(std::string_view line);
   // report_drops: logs how many lines were dropped, once writing works again.
   void report_drops();
+  // take_held: the lines held so far, holding no more from now on.
+  [[nodiscard]] std::vector<std::string> take_held();
   void release_held();
 
   std::unique_ptr<LineWriter> writer_;  // set for a descriptor

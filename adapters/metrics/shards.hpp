@@ -33,12 +33,6 @@ class Sharded {
     }
     return total;
   }
-  template <class Visit>
-  void each(Visit visit) const {
-    for (const auto& shard : shards_) {
-      visit(shard.value);
-    }
-  }
 
  private:
   struct alignas(64) Padded {

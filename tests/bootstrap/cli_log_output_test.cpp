@@ -69,6 +69,27 @@ TEST_F(CliLogOutputTest, TheListeningLineIsWrittenWhateverTheLevel) {
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
 }
 
+// Each word of --log-format and --log-level means its own: in text at debug, the listening line is
+// not JSON and a probe's request line (debug) is written; at warn, an answered request (info) is
+// not.
+TEST_F(CliLogOutputTest, TheLogWordsChooseTheFormatAndTheLevel) {
+  ServedPetstore text(
+      petstore(serve_args(keys_, {"--log-format", "text", "--log-level", "debug"})));
+  ASSERT_NE(text.port(), 0) << text.child().captured_stderr();
+  EXPECT_EQ(http_call(text.port(), "GET", "/healthz").status, 200U);
+  EXPECT_TRUE(text.stop(SIGTERM).exited_with(0));
+  const std::string text_out = text.child().captured_stdout();
+  EXPECT_FALSE(text_out.starts_with('{')) << text_out;
+  EXPECT_NE(text_out.find(" debug request "), std::string::npos) << text_out;
+
+  ServedPetstore warn(petstore(serve_args(keys_, {"--log-level", "warn"})));
+  ASSERT_NE(warn.port(), 0) << warn.child().captured_stderr();
+  EXPECT_EQ(http_call(warn.port(), "GET", "/v1/pets", key_).status, 200U);
+  EXPECT_TRUE(warn.stop(SIGTERM).exited_with(0));
+  EXPECT_EQ(warn.child().captured_stdout().find("\"request\""), std::string::npos)
+      << warn.child().captured_stdout();
+}
+
 // UnreadServe: `petstore serve` whose stdout is a pipe this test reads only up to the listening
 // line and then never again.
 class UnreadServe {

@@ -105,6 +105,17 @@ TEST_F(CliUsageTest, UnknownStorageIsBadUsage) {
                      "--storage");
 }
 
+// --log-format and --log-level take their own words only; another is refused naming the flag and
+// its words, whether it came as a flag or from the environment.
+TEST_F(CliUsageTest, UnknownLogFormatOrLevelIsBadUsage) {
+  ASSERT_FALSE(keys_.empty());
+  expect_usage_error(run_petstore(serve_args(dir_.path() / "keys", {"--log-format", "xml"})),
+                     "--log-format: xml not in {json,text}");
+  expect_usage_error(
+      run_petstore(serve_args(dir_.path() / "keys"), {{"PETSTORE_LOG_LEVEL", "warning"}}),
+      "--log-level: warning not in {debug,info,warn,error}");
+}
+
 // Replicas serve only PostgreSQL's reads: a read URL beside another storage is a mistake to name,
 // whether it came as a flag or from the environment.
 TEST_F(CliUsageTest, ReadUrlWithoutPostgresIsBadUsage) {

@@ -169,16 +169,6 @@ TEST(Logger, LevelFiltersLowerLevels) {
   EXPECT_EQ(boost::json::parse(lines[1]).at("event"), "broken");
 }
 
-TEST(Logger, ParsesTheCommandLineWords) {
-  EXPECT_EQ(adapters::logging::parse_log_format("json"), LogFormat::json);
-  EXPECT_EQ(adapters::logging::parse_log_format("text"), LogFormat::text);
-  EXPECT_FALSE(adapters::logging::parse_log_format("xml"));
-  EXPECT_EQ(adapters::logging::parse_log_level("debug"), LogLevel::debug);
-  EXPECT_EQ(adapters::logging::parse_log_level("warn"), LogLevel::warn);
-  EXPECT_EQ(adapters::logging::parse_log_level("error"), LogLevel::error);
-  EXPECT_FALSE(adapters::logging::parse_log_level("warning"));
-}
-
 TEST(Logger, ARequestLineAtDebugIsFilteredAtInfo) {
   std::ostringstream out;
   const auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::info);
