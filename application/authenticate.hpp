@@ -32,8 +32,7 @@ class Authenticate {
   // The principal of the credential's key. Otherwise unauthenticated: with an empty `field`
   // when no key was presented, with field "token" when one was presented and not accepted; or
   // resource_exhausted (field "credential"), with `retry_after_seconds`, when the client failed
-  // too often.
-  // A failure of the verifier itself is passed on as it is (internal).
+  // too often. A failure of the verifier itself is passed on as it is (internal).
   // With `memo` (the connection's), a key the memo holds for the current key set is accepted
   // without asking the verifier again, and a newly accepted key replaces the memo's.
   [[nodiscard]] domain::Result<ports::Principal> operator()(const Credential& credential,

@@ -102,13 +102,12 @@ void stop_gracefully(adapters::http::HttpServer& server, Service& service, StopS
 }
 
 // refusal_of: why `options` cannot be served as given, before anything opens: the line to print
-// (exit 2: settings that no restart can cure).
+// (exit 2: settings that no restart can cure, contract section 11).
 std::optional<std::string> refusal_of(const ServeOptions& options, const ListenAddress& address) {
   if (options.tls_cert.has_value() != options.tls_key.has_value()) {
     return "--tls-cert and --tls-key go together: pass both for HTTPS, or neither";
   }
   if (!options.tls_cert && !is_loopback_host(address.host) && !options.allow_plain_http) {
-    // Exit 2 like every refusal of the settings: no restart can cure it (contract section 11).
     return "refusing plain HTTP on " + address.host +
            ": API keys would cross the network in clear text; pass --tls-cert and "
            "--tls-key, or --allow-plain-http behind a TLS-terminating proxy";

@@ -20,10 +20,9 @@ class PetName {
   [[nodiscard]] static Result<PetName> parse(std::string_view text,
                                              std::string_view field = "name");
 
-  // trusted: a name read back from storage this service wrote after parse accepted it, whose
-  // integrity check (a checksum) passed; validating it again on every read would only repeat
-  // parse. REQUIRES: `text` is bytes that parse accepted. Anything else (an import, an explicit
-  // check, a record that failed its integrity check) goes through parse.
+  // trusted: a name this service wrote after parse accepted it, read back with its checksum
+  // passed: validating it on every read would only repeat parse. REQUIRES: `text` is bytes that
+  // parse accepted; anything else (an import, a failed checksum) goes through parse.
   [[nodiscard]] static PetName trusted(std::string_view text) { return PetName(text); }
 
   [[nodiscard]] const std::string& value() const noexcept { return value_; }

@@ -22,8 +22,7 @@ class Callback {
 
   Callback() noexcept = default;
 
-  // Callback: calls `target` (invocable with Arg; it should not throw). Implicit, so that a
-  // lambda is a callback.
+  // Callback: calls `target` (invocable with Arg; it should not throw).
   template <class F,
             class = std::enable_if_t<!std::is_base_of_v<Callback, std::remove_cvref_t<F>> &&
                                      std::is_invocable_v<std::remove_cvref_t<F>&, Arg>>>

@@ -43,8 +43,7 @@ class Completion : public Callback<domain::Result<T>, completion_inline_bytes, &
   Completion() noexcept = default;
 
   // Completion: `continuation` (invocable with Result; it should not throw) answers a call that
-  // must be done by `deadline`, made for the request of `trace`. Implicit, so that a lambda is a
-  // completion.
+  // must be done by `deadline`, made for the request of `trace`.
   template <class F, class = std::enable_if_t<!std::is_same_v<std::remove_cvref_t<F>, Completion> &&
                                               std::is_invocable_v<std::remove_cvref_t<F>&, Result>>>
   // NOLINTNEXTLINE(google-explicit-constructor,hicpp-explicit-conversions): lambdas convert

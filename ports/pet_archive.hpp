@@ -4,11 +4,10 @@
 // `petstore export` and `petstore import`; what an import may contain and how a refusal reads are
 // the core's rules (application/import_pets.hpp), not the adapter's.
 //
-// Thread-safety: calls are synchronous and must not overlap on one archive. Its only callers are
-// the data tools: command-line programs with one transfer to do and nothing else to serve, so a
-// call that holds its thread for the whole transfer is the simplest honest shape (the service
-// uses PetRepository, which never holds up a thread that serves HTTP). Other processes, such as a
-// running service, may use the same store meanwhile.
+// Thread-safety: calls are synchronous and must not overlap on one archive. Synchronous because
+// its only callers are the data tools, with one transfer to do and nothing else to serve (the
+// service uses PetRepository, which never holds up a thread that serves HTTP). Other processes,
+// such as a running service, may use the same store meanwhile.
 // Errors every member may return: unavailable (the store cannot be opened or used; the message
 // names the store, e.g. its data dir, for the operator) and internal (a stored record fails
 // re-validation). Callbacks run on the caller's thread, must not throw and must not call into the

@@ -5,11 +5,9 @@
 // and the error names its line number, never its text (a pasted key must not reach a terminal or a
 // log).
 //
-// Two extensions (docs/decisions/key-management.md), in the places OpenSSH's authorized_keys
-// gives them: options that limit a key come before its digest, so that a petstore that does not
-// know them refuses the file rather than grant the key more than it was given; the one option is
-// `read-only`. Facts for people come last: a label's last word `created=YYYY-MM-DDTHH:MM:SSZ` is
-// when `keys new` made the key, which an older petstore reads as part of the label.
+// Two extensions (docs/decisions/key-management.md): the option `read-only` before the digest (so
+// that a petstore that does not know it refuses the file rather than grant the key more), and a
+// label's last word `created=YYYY-MM-DDTHH:MM:SSZ`, when `keys new` made the key.
 //   read-only sha256:<hex> dashboards created=2026-11-27T22:30:00Z
 
 #include <cstddef>

@@ -40,7 +40,6 @@ class LineWriter {
   // thread offered is written before anything offered after this returns (an announcement).
   bool offer_now(std::string_view line);
 
-  // dropped: lines dropped since the start.
   [[nodiscard]] std::uint64_t dropped() const;
 
   // take_drop_report: once writing works again after lines were dropped (the queue has been

@@ -4,9 +4,8 @@
 // template, never a target, a header or a key: callers only hand in what is here. Thread-safe,
 // and made for one line per request on every serving thread: each line is formatted into a
 // buffer of its thread's, with no lock and no allocation once warm. On stdout, logging never
-// waits for the reader: lines go through per-thread buffers to a writing thread
-// (line_writer.hpp); when stdout is not being read they are dropped and counted, and the next
-// line logged once writing works again is preceded by one saying how many.
+// waits for the reader (line_writer.hpp): lines it cannot take are dropped and counted, and a line
+// says how many once writing works again.
 
 #include <atomic>
 #include <chrono>

@@ -61,10 +61,9 @@ class Metrics {
   void connection_closed() { connections_open_.fetch_sub(1, std::memory_order_relaxed); }
   void request_started() { in_flight_.mine().fetch_add(1, std::memory_order_relaxed); }
   // request_finished: one answered request over `protocol` ("HTTP/1.1", "HTTP/2", "HTTP/1.0");
-  // an operation not given at construction (none, for a request that reached no operation)
-  // counts as "other", a status outside 100..599 as 0. Returns the operation label it was counted
-  // under (valid as long as this object), so that a log line can name the request as the metric
-  // does.
+  // an operation not given at construction (or none) counts as "other", a status outside 100..599
+  // as 0. Returns the operation label it was counted under (valid as long as this object), so
+  // that a log line names the request as the metric does.
   std::string_view request_finished(std::string_view operation, std::string_view protocol,
                                     unsigned status, std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.

@@ -16,8 +16,7 @@ namespace petstore::adapters::pet_json {
 // byte that is not part of well-formed UTF-8 becomes U+FFFD, so the output is always valid JSON.
 void append_json_string(std::string& out, std::string_view text);
 
-// append_pet: `{"id":1,"name":"Rex","categoryId":7,"status":"available"}`, always all four members
-// in this order, compact.
+// append_pet: the pet object above, always all four members in that order, compact.
 void append_pet(std::string& out, const domain::Pet& pet);
 
 // append_pets: a JSON array of append_pet objects, in the order given (`[]` when empty).

@@ -13,8 +13,7 @@ namespace petstore::adapters::http {
 // weight above 0, or, when unnamed, "*" with one; and not below an explicit "identity"'s weight
 // ("gzip;q=0.5, identity" prefers the body as it is). "gzip;q=0" refuses it. Repeated
 // Accept-Encoding fields come joined into one list (request_parser.hpp), and a coding named more
-// than once counts at its highest weight, wherever it stands: "gzip" in one field and "gzip;q=0"
-// in a later one take gzip, as "gzip, gzip;q=0" in one field always did.
+// than once counts at its highest weight, wherever it stands ("gzip, gzip;q=0" takes gzip).
 [[nodiscard]] bool accepts_gzip(std::string_view accept_encoding);
 
 // parse_qvalue: a qvalue in thousandths ("0.5" is 500, "1" is 1000), or nullopt when `text` is

@@ -72,8 +72,8 @@ struct HttpResponse {
   std::vector<std::pair<HeaderName, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
   // The two fields of every /v1 response, private to its key holder and never to be sniffed
-  // (Cache-Control: no-store, X-Content-Type-Options: nosniff), as one flag written from one line
-  // made once, after the fields above; header() answers for them as for the others.
+  // (Cache-Control: no-store, X-Content-Type-Options: nosniff), as one flag; header() answers
+  // for them as for the others.
   bool v1_fields = false;
   // fault: for a 500 or 503 from a failed call (storage full, away, damaged), the failure's own
   // words (its message and the adapter's detail) for the request's log line; never sent.
@@ -87,7 +87,7 @@ struct HttpResponse {
   // until the response changes.
   std::string_view set_header(HeaderName name, std::string value) {
     if (headers.empty()) {
-      headers.reserve(typical_header_count);  // one allocation for the usual few fields
+      headers.reserve(typical_header_count);
     }
     return headers.emplace_back(name, std::move(value)).second;
   }

@@ -28,7 +28,6 @@ struct IpAddress {
   }
 };
 
-// parse_ip_address: the address `text` spells, or nullopt.
 [[nodiscard]] std::optional<IpAddress> parse_ip_address(std::string_view text) noexcept;
 
 }  // namespace petstore::adapters::http

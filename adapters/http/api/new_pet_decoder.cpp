@@ -24,8 +24,7 @@ std::string unknown_member_message(std::string_view name) {
   return "the body has an unknown member" + allowed;
 }
 
-// to_new_pet: the NewPet rules, one problem reported in a fixed order: an unknown member (`id`,
-// which the service assigns, among them), then name, categoryId, status.
+// to_new_pet: the NewPet rules, one problem reported, in decode_new_pet's order (pet_json.hpp).
 DecodeResult to_new_pet(const pet_json::PetMembers& members) {
   if (members.id != Kind::absent && !members.unknown_member_before_id) {
     return validation_failed("id is assigned by the service and must not be sent");

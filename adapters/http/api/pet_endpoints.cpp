@@ -58,12 +58,10 @@ HttpResponse created(const domain::Pet& pet) {
   return response;
 }
 
-// trace_of: the trace context `request` carries, or none.
 ports::TraceContext trace_of(const HttpRequest& request) {
   return request.trace != nullptr ? *request.trace : ports::TraceContext{};
 }
 
-// answer: gives `response` to `respond` as every /v1 response is given.
 void answer(Respond& respond, HttpResponse response) {
   response.v1_fields = true;
   respond(std::move(response));

@@ -20,7 +20,6 @@ enum class BodyProblem : std::uint8_t {
   validation_failed,  // a well-formed object that breaks a NewPet rule
 };
 
-// to_code: "invalid_json" or "validation_failed".
 [[nodiscard]] std::string_view to_code(BodyProblem problem) noexcept;
 
 // DecodeError: the problem and a message for the Error body, e.g. `categoryId must be an integer
@@ -36,7 +35,6 @@ struct DecodeError {
 [[noreturn]] void throw_exception_from_error(const DecodeError& error,
                                              const boost::source_location& where);
 
-// DecodeResult: either the NewPet or why the body was refused.
 using DecodeResult = boost::system::result<domain::NewPet, DecodeError>;
 
 // decode_new_pet: the NewPet that `body` describes. The whole body must be one JSON object (white

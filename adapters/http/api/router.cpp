@@ -49,9 +49,7 @@ std::string_view raw_path(std::string_view target) {
   return target.substr(0, target.find_first_of("?#"));
 }
 
-// The probes, outside /v1 and unauthenticated, none storage-bound, never cached: GET /metrics
-// (RouterOptions::metrics's Prometheus text), GET /healthz (the process answers) and GET /readyz
-// (what RouterOptions::readiness says).
+// The probes (/metrics, /healthz, /readyz): outside /v1, unauthenticated, never cached.
 HttpResponse metrics_response(const RouterOptions& options) {
   HttpResponse response;
   response.body = options.metrics();
@@ -132,8 +130,7 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-// Router::Step: what the routing step finds from a request's head: what logs and metrics say of
-// it, its target and route, who sent it (under /v1), and the refusal the head already earns
+// Router::Step: what routing finds from a request's head, with the refusal the head already earns
 // (with the /v1 headers under /v1). Without a refusal the request is either operational (not
 // under /v1; its path may still be 404 or 405) or an authenticated operation under /v1.
 struct Router::Step {

@@ -33,7 +33,6 @@ struct RequestFacts {
 enum class Readiness { ready, not_serving, storage_unavailable };
 
 struct RouterOptions {
-  // Answers /readyz.
   std::function<Readiness()> readiness = [] { return Readiness::ready; };
   // Answers GET /metrics with Prometheus text (format 0.0.4) when set; unset, /metrics is 404.
   std::function<std::string()> metrics;

@@ -96,7 +96,6 @@ std::optional<RouteMatch> match_plain_path(std::string_view path) {
 }
 
 const Operation* Route::operation(std::string_view method) const {
-  // RFC 9110 section 9.3.2: HEAD is GET without the content, so it reaches GET's operation.
   const std::string_view sought = method == "HEAD" ? "GET" : method;
   for (const Operation& candidate : operations) {
     if (!candidate.method.empty() && candidate.method == sought) {

@@ -38,7 +38,6 @@ struct TraceFields {
   std::optional<std::string_view> tracestate;
 };
 
-// trace_request: the request's trace context from its fields.
 [[nodiscard]] ports::TraceContext trace_request(const TraceFields& fields);
 
 }  // namespace petstore::adapters::http

@@ -1,7 +1,5 @@
 #pragma once
 // The responses the session itself gives when a request cannot be read (Beast's read errors).
-// Responses go out through write_response (response_wire). The request itself is read by
-// RequestParser (request_parser.hpp).
 
 #include <optional>
 #include <string_view>

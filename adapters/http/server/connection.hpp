@@ -1,7 +1,6 @@
 #pragma once
-// Connection: one accepted connection as the server holds it, for the registry to ask things of
-// from any thread (ConnectionControl); each ask is carried out on the connection's own executor,
-// where its session runs. Only http_server.cpp includes it.
+// Connection: the registry's asks (ConnectionControl) come from any thread and are carried out on
+// the connection's own executor, where its session runs. Only http_server.cpp includes it.
 
 #include <memory>
 #include <utility>

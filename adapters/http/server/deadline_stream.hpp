@@ -1,15 +1,12 @@
 #pragma once
-// DeadlineStream: a TCP socket with a deadline, closed when the deadline passes (a pending read or
-// write then fails), as Beast's tcp_stream closes its socket when an operation's time runs out.
-// The difference is the cost: tcp_stream arms a timer when each read or write starts and cancels
-// it when it ends (two timer-queue updates and a cancelled handler run by the scheduler, each way
-// of each request). Here a deadline is a time, and one watchdog timer a connection wakes when the
-// earliest deadline set since it was armed comes due, then closes the socket or sleeps until the
-// current deadline: setting a later deadline is a store, an earlier one re-arms the watchdog (on
-// a busy kept-alive connection, about twice a header timeout, not once a request).
-// Unlike tcp_stream's, the deadline runs between operations too: expires_never() lifts it while
-// nothing is owed by the client (a request being answered). Used on the connection's executor
-// only, like the socket.
+// DeadlineStream: a TCP socket closed when its deadline passes (a pending read or write then
+// fails), like Beast's tcp_stream but cheaper: tcp_stream arms and cancels a timer around each read
+// and write (two timer-queue updates and a cancelled handler, each way of each request). Here a
+// deadline is a time; one watchdog timer wakes when the earliest deadline since it was armed comes
+// due, then closes the socket or sleeps until the current deadline: a later deadline is a store, an
+// earlier one re-arms the watchdog (on a busy kept-alive connection, about twice a header timeout,
+// not once a request). Unlike tcp_stream's, the deadline runs between operations too:
+// expires_never() lifts it while the client owes nothing. Used on the connection's executor only.
 
 #include <chrono>
 #include <memory>
@@ -60,7 +57,6 @@ class DeadlineStream {
   // more and finds nothing due).
   void expires_never() { state_->deadline = Clock::time_point::max(); }
 
-  // close: closes the socket, ending every pending operation, and stops the watchdog.
   void close() {
     shut(*state_);
     state_->watchdog.cancel();
@@ -99,7 +95,6 @@ class DeadlineStream {
     state.socket.close(ignored);
   }
 
-  // watch: (re)arms the watchdog for the state's deadline.
   static void watch(const std::shared_ptr<State>& state) {
     state->watchdog.expires_at(state->deadline);
     state->watchdog.async_wait(

@@ -24,7 +24,6 @@ HttpResponse too_large(bool body) {
 
 }  // namespace
 
-// Callbacks: nghttp2's callbacks, each a static function over the protocol in `user_data`.
 struct Http2Protocol::Callbacks {
   static Http2Protocol& self(void* user_data) { return *static_cast<Http2Protocol*>(user_data); }
 

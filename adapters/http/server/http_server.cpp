@@ -135,11 +135,9 @@ class BeastHttpServer final : public HttpServer {
     return SessionContext{router_, options_.limits, registry_, options_.observer, options_.http2};
   }
 
-  // One io_context a thread, each run by its own thread alone, connections dealt to them in turn:
-  // a connection's handlers run one at a time without a strand, and the threads share no queue.
-  // (One io_context run by every thread, a strand a connection, doubled the CPU a request took
-  // with two threads: docs/benchmarks.md, "Cores and threads".) Concurrency hint 1: one thread runs
-  // it.
+  // One io_context a thread (concurrency hint 1), connections dealt in turn: no strand, no shared
+  // queue. A shared context with a strand a connection doubled a request's CPU: docs/benchmarks.md,
+  // "Cores and threads".
   static std::vector<std::unique_ptr<asio::io_context>> make_contexts(unsigned threads) {
     std::vector<std::unique_ptr<asio::io_context>> contexts;
     for (unsigned i = 0; i < std::max(1U, threads); ++i) {

@@ -42,14 +42,10 @@ inline constexpr std::size_t read_chunk_bytes = 65536;
 // (RFC 9112 section 2.2).
 void skip_empty_lines(boost::beast::flat_buffer& buffer);
 
-// HeadVerdict: what the head alone decides. A refusal is sent and the connection closed without
-// reading the body; `close_after` serves the request, then closes the connection (suspect
-// framing). The rest is what the session asks of the head, found in the same pass over its
-// fields: `keep_alive`, the client's wish (RFC 9112 section 9.3: HTTP/1.1 unless the first
-// Connection field says close, HTTP/1.0 only if it says keep-alive, as Beast's keep_alive());
-// `expects_continue`, an HTTP/1.1 client waiting for a 100 before its body (Expect:
-// 100-continue); `request_id`, the first X-Request-Id field, and `trace`, the trace context
-// fields (views into the head).
+// HeadVerdict: what the head alone decides, in one pass over its fields. A refusal is sent and the
+// connection closed without reading the body; `close_after` serves the request, then closes
+// (suspect framing); `keep_alive` is the client's wish (RFC 9112 section 9.3, as Beast's
+// keep_alive()); `expects_continue`: an HTTP/1.1 Expect: 100-continue. Views into the head.
 struct HeadVerdict {
   std::optional<HttpResponse> refusal;
   bool close_after = false;
@@ -62,7 +58,6 @@ struct HeadVerdict {
 // check_head: RFC 9112's rules for Host (section 3.2: exactly one, valid; required in HTTP/1.1)
 // and Transfer-Encoding (section 6.1: chunked last and once, no other coding; on HTTP/1.0 the
 // framing is suspect, so the connection closes after the answer). An unknown coding is 501.
-// It reads the fields the parser kept while it parsed the head (RequestParser::framing).
 [[nodiscard]] HeadVerdict check_head(const RequestParser& head);
 
 }  // namespace petstore::adapters::http

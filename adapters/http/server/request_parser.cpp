@@ -73,10 +73,7 @@ void RequestParser::on_response_impl(int /*status*/, boost::beast::string_view /
   error = bhttp::error::bad_version;
 }
 
-// One switch on the name Beast has already looked up, in the order the fields came: the first
-// value of each field read, whether the fields sent once came more than once, every value of the
-// list fields (X-Forwarded-For, Transfer-Encoding, Accept-Encoding). Every other field is dropped
-// here.
+// One switch on the name Beast has already looked up; a field nobody reads is dropped here.
 void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view name_string,
                                   boost::beast::string_view value, ErrorCode& error) {
   error = {};

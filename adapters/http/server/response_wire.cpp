@@ -67,8 +67,8 @@ class StatusLines {
   std::array<std::string, 600> lines_;
 };
 
-// One deflate stream per thread, made on first use and reset for each body: deflateInit2
-// allocates its window and hash tables, which would otherwise be most of the cost of a page.
+// One deflate stream per thread (about 260 KiB), reset for each body: deflateInit2 allocates its
+// window and hash tables, which would otherwise be most of the cost of a page.
 class ThreadCompressor {
  public:
   ThreadCompressor() {
@@ -107,9 +107,7 @@ class ThreadCompressor {
   std::string out_;  // kept for the thread's next body
 };
 
-// gzip_fast: `bytes` in gzip format at zlib's fastest level, in a buffer of the calling thread
-// that stays valid until its next call; empty when zlib failed. The compressor's state (about
-// 260 KiB) is made once per thread and reset for each body.
+// gzip_fast: valid until the calling thread's next call; empty when zlib failed.
 std::string_view gzip_fast(std::string_view bytes) {
   thread_local ThreadCompressor compressor;
   return compressor.compress(bytes);

@@ -1,10 +1,8 @@
 #pragma once
-// The fields and content of an HttpResponse as either transport sends them
-// (for_each_response_field, sent_content), and its HTTP/1.1 wire form (write_response: status line,
-// fields, body) in one buffer that the session sends with a single write. Serialising here rather
-// than through Beast's serializer keeps the write path to one copy into a buffer the connection
-// reuses, with no per-response field container; requests are still parsed by Beast. HTTP/2
-// (h2_protocol.hpp) sends the same fields, named in lower case, with the same content.
+// A response's fields and content as either transport sends them, and its HTTP/1.1 wire form in
+// one buffer sent with a single write. Serialising here rather than through Beast's serializer
+// keeps the write path to one copy into a reused buffer, with no per-response field container.
+// HTTP/2 (h2_protocol.hpp) sends the same fields in lower case.
 
 #include <cstddef>
 #include <optional>
@@ -57,11 +55,8 @@ struct SentContent {
 // thread; valid until the calling thread's next call.
 [[nodiscard]] std::string_view http_date_now();
 
-// for_each_response_field: calls `field(name, value)` for each field a response carries on either
-// transport, in order: Date; Content-Type application/json for a body without one; the response's
-// own fields; its v1 fields; X-Request-Id and traceresponse from `framing` (each when not empty);
-// Content-Encoding and Vary as `content` says. Not the framing of one transport
-// (Connection, Content-Length).
+// for_each_response_field: the fields a response carries on either transport, in order; not the
+// framing of one transport (Connection, Content-Length).
 template <class Field>
 void for_each_response_field(const HttpResponse& response, const SentContent& content,
                              const ResponseFraming& framing, Field&& field) {

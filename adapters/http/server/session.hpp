@@ -93,9 +93,8 @@ class Session {
   }
 
  private:
-  // The bytes a connection keeps for its requests' fields and body: a usual request (a few
-  // fields and a small body) fits, so it costs no heap allocation; a larger one takes the rest
-  // from the heap, given back when it has been answered.
+  // A usual request's fields and body fit, so they cost no heap allocation; a larger one takes
+  // the rest from the heap until answered.
   static constexpr std::size_t request_arena_bytes = 2048;
 
   // Past this, the response buffer is given back after the write (a /docs script, say).
@@ -246,8 +245,7 @@ class Session {
     return Serialized{request_id_, write_response(wire_, response, framing)};
   }
 
-  // begin_trace: the trace context of the request `head` begins (a new trace when no head was
-  // read), for its storage calls, its response and its log line.
+  // begin_trace: a new trace when no head was read.
   void begin_trace(const HeadVerdict& head) { trace_ = trace_request(head.trace); }
 
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
@@ -260,14 +258,12 @@ class Session {
     return boost::asio::async_write(stream_, boost::asio::buffer(wire_), use_tuple);
   }
 
-  // release_large_wire: gives back a response buffer past kept_response_buffer once sent.
   void release_large_wire() {
     if (wire_.capacity() > kept_response_buffer) {
       std::string().swap(wire_);
     }
   }
 
-  // plain_request: the router's view of `request`, with what the connection knows of it.
   HttpRequest plain_request(const RequestParser& request) {
     HttpRequest plain = request.request();
     plain.client_address = state_.client_address;

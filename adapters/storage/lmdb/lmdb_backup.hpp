@@ -1,7 +1,6 @@
 #pragma once
-// backup_lmdb_store: `petstore backup` (contract section 7), a feature of LMDB alone: LMDB's
-// compacting copy of a store that a running service may be writing to meanwhile. (Export and
-// import work on any backend, through ports::PetArchive: lmdb_pet_archive.hpp.)
+// `petstore backup` (contract section 7), a feature of LMDB alone: a compacting copy of a store a
+// running service may be writing to. Export and import work on any backend (ports::PetArchive).
 
 #include <cstdint>
 #include <filesystem>

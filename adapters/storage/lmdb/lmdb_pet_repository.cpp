@@ -26,8 +26,7 @@ constexpr std::chrono::milliseconds max_company_wait{10};
 // commits made stale (Store::release_stale_reads): the longest a quiet process holds back pages.
 constexpr std::chrono::milliseconds stale_read_check{50};
 
-// LmdbPetRepository: its writer thread commits batches paced by GroupCommitPacing and, while idle,
-// releases the read snapshots that other processes' commits made stale.
+// LmdbPetRepository: one writer thread commits batches paced by GroupCommitPacing.
 class LmdbPetRepository final : public ports::PetRepository {
  public:
   LmdbPetRepository(std::unique_ptr<Store> store, const LmdbOptions& options)

@@ -22,7 +22,6 @@ namespace petstore::adapters::storage::lmdb {
 // version 1 or 2 store forward.
 inline constexpr std::uint64_t schema_version = 3;
 
-// Names of the databases and of the meta keys.
 inline constexpr const char* pets_db = "pets";
 inline constexpr const char* pets_by_status_db = "pets_by_status";
 inline constexpr const char* meta_db = "meta";

@@ -60,13 +60,12 @@ class Store {
   // read: runs `work` in a read-only transaction of its own (export, backup: long reads).
   [[nodiscard]] domain::Result<void> read(const TxnWork& work) const;
 
-  // serve: runs `work` in a read-only transaction that an earlier serving read left, as it is when
-  // its snapshot is still the newest commit and renewed otherwise (either way it sees every commit
-  // made before this call), or a new one when none is idle; keeps it live for the next while fewer
-  // than max_idle_reads() are kept. A commit of this process resets the kept ones, so that none
-  // holds back the pages later commits free; one of another process waits for the next read here.
-  // unavailable when the reader table is full. A template, so that a page's work is inlined here:
-  // serving reads are the hot path, and a std::function a layer costs them an indirect call each.
+  // serve: runs `work` in a read-only transaction an earlier serving read left (renewed when a
+  // newer commit exists: it sees every commit made before this call), or a new one when none is
+  // idle; keeps it live for the next while fewer than max_idle_reads() are kept. A commit of this
+  // process resets the kept ones, so that none holds back the pages later commits free; one of
+  // another process waits for the next read here. unavailable when the reader table is full. A
+  // template, so that a page's work is inlined: serving reads are the hot path.
   template <class Work>
   [[nodiscard]] Served<Work> serve(Work&& work) const {
     try {

@@ -199,7 +199,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     return id;
   }
 
-  // find_locked: the stored pet with `id`, or nullptr.
   [[nodiscard]] const domain::Pet* find_locked(domain::PetId id) const {
     const auto found = std::lower_bound(pets_.begin(), pets_.end(), id.value, id_before);
     return found != pets_.end() && found->id == id ? &*found : nullptr;

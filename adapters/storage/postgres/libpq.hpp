@@ -1,8 +1,6 @@
 #pragma once
-// libpq, once for the adapter: owning pointers for what libpq allocates, the keywords a
-// connection is made with (ConnectTarget), statements sent with text parameters, libpq's
-// messages with the URL's password masked, and the numbers it hands back as text. Every file of
-// the adapter that calls libpq takes these from here rather than writing its own.
+// libpq, once for the adapter: every file of the adapter that calls libpq takes these helpers
+// from here rather than writing its own.
 
 #include <charconv>
 #include <chrono>
@@ -38,20 +36,18 @@ struct TargetHost {
   std::string description;  // "user@host:port/dbname", never the password
 };
 
-// ConnectTarget: how to reach the database: libpq keywords and values (the URL expanded from
-// "dbname"; postgres_target.hpp builds them), the URL's hosts, the password to keep out of every
-// message, how long a call may take, and how long one host's connect attempt may take. Each host
-// is tried on its own, in the URL's order, with its own deadline: libpq bounds each host by
-// connect_timeout only in its blocking connect, so a host that hangs (a frozen server, a proxy in
-// front of a dead node) would otherwise hide the hosts after it.
+// ConnectTarget: how to reach the database (postgres_target.hpp builds it). Each host is tried on
+// its own, in the URL's order, with its own deadline: libpq bounds each host by connect_timeout
+// only in its blocking connect, so a host that hangs (a frozen server, a proxy in front of a dead
+// node) would otherwise hide the hosts after it.
 struct ConnectTarget {
   std::vector<std::string> keywords;
   std::vector<std::string> values;
-  std::vector<TargetHost> hosts;  // empty: libpq's default host, one attempt
-  std::string description;        // the whole URL's, for logs
-  std::string password;
-  std::chrono::milliseconds timeout{5000};
-  std::chrono::milliseconds host_timeout{2000};
+  std::vector<TargetHost> hosts;                 // empty: libpq's default host, one attempt
+  std::string description;                       // the whole URL's, for logs
+  std::string password;                          // kept out of every message
+  std::chrono::milliseconds timeout{5000};       // a call's
+  std::chrono::milliseconds host_timeout{2000};  // one host's connect attempt's
 
   // host_count: the attempts one round of connecting makes (at least one).
   [[nodiscard]] std::size_t host_count() const {

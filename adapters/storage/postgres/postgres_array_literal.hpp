@@ -1,6 +1,4 @@
 #pragma once
-// ArrayLiteral: a PostgreSQL array's text form, built one element at a time, for the array
-// parameters of the create batch and of its resolution after a lost COMMIT's answer.
 
 #include <cstdint>
 #include <optional>
@@ -9,8 +7,8 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// ArrayLiteral: every element is quoted (a backslash before each quote and backslash in it), so
-// any text passes unchanged; nullopt is NULL.
+// ArrayLiteral: a PostgreSQL array's text form, built one element at a time. Every element is
+// quoted (a backslash before each quote and backslash in it), so any text passes; nullopt is NULL.
 class ArrayLiteral {
  public:
   void add(const std::optional<std::string>& item) {

@@ -91,13 +91,11 @@ std::vector<std::optional<Record>> records_by_create(std::size_t creates, const 
   return by_create;
 }
 
-// outcomes_from_rows: each create's outcome, in order, as petstore.create_pets would have
-// answered it. The rows prove themselves: a batch's new pets have consecutive ids in the order of
-// its creates, each with the create's columns, and a keyed create's record names its pet. `pets`:
-// the pets the transaction wrote (pets_sql), null when none can be; `records`: the keyed
-// creates' records (records_sql), null when the batch has no key. nullopt, with `why`, when the
-// rows do not fit the batch: then they are another transaction's (its id reused by a promoted
-// standby that never saw this one).
+// outcomes_from_rows: each create's outcome, as petstore.create_pets would have answered it. The
+// rows prove themselves: a batch's new pets have consecutive ids in the order of its creates, each
+// with the create's columns, and a keyed create's record names its pet. `pets` or `records` null:
+// none can be. nullopt, with `why`, when the rows do not fit the batch: then they are another
+// transaction's (its id reused by a promoted standby that never saw this one).
 std::optional<std::vector<ports::CreateOutcome>> outcomes_from_rows(
     const std::vector<PendingCreate>& creates, const PGresult* pets, const PGresult* records,
     std::string& why) {

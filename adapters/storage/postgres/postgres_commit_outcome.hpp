@@ -1,9 +1,6 @@
 #pragma once
-// learn_commit_outcome: what became of a create batch whose COMMIT's answer was lost, asked of
-// the database on a connection of its own (a newly promoted primary too, through a multi-host
-// URL): pg_xact_status of the transaction id the batch read before its COMMIT, and, when it
-// committed, the batch's rows found again by that id above the counter's value read before the
-// batch (docs/decisions/commit-in-doubt.md).
+// learn_commit_outcome: what became of a create batch whose COMMIT's answer was lost, asked on a
+// connection of its own (docs/decisions/commit-in-doubt.md).
 
 #include <chrono>
 #include <cstdint>

@@ -13,9 +13,7 @@ namespace {
 
 using domain::ErrorCode;
 
-// statement_error: a statement the server refused: unavailable when another try may pass
-// (transient_sqlstate), PS001 is create_pet's "no pet ids are left"; anything else is a bug or a
-// damaged database.
+// Unavailable when another try may pass; anything else is a bug or a damaged database.
 domain::Error statement_error(const PGresult* result, std::string detail) {
   const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
   const std::string_view sqlstate = state != nullptr ? state : "";
@@ -240,12 +238,10 @@ void Connection::fail(const std::string& reason, bool silent) {
     host_failed(reason);
     return;
   }
-  // A create batch whose every statement answered without error, its own COMMIT last, and only
-  // the sync's answer was lost, has committed: it gets its results, not unavailable for pets that
-  // are stored. A server that ends its sessions (a fast shutdown) may send a COMMIT's answer and
-  // then close. Only a work that says COMMIT itself: an implicit transaction commits at the sync.
-  // The front work's results so far: a commit in doubt hands them to its resolution. (Swapped
-  // out rather than moved, so that no path reads a moved-from vector.)
+  // A create batch whose own COMMIT answered without error, and only the sync's answer was lost
+  // (a fast shutdown may answer a COMMIT, then close), has committed: it gets its results, not
+  // unavailable for stored pets. Only a work that says COMMIT itself: an implicit transaction
+  // commits at the sync. Swapped, not moved, so that no path reads a moved-from vector.
   std::vector<ResultPtr> received;
   received.swap(results_);
   std::optional<Work> answered;

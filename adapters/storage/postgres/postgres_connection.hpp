@@ -1,13 +1,9 @@
 #pragma once
-// Connection: one libpq connection driven asynchronously on an EventLoop: connects without
-// blocking (PQconnectStartParams/PQconnectPoll), one host of the target at a time, each within
-// the target's host_timeout, in the URL's order (a host that fails or hangs hands over to the
-// next at once; after the last, a growing pause, then the first again); turns synchronous commit
-// on for its session, then runs Work in pipeline mode: every statement of the works it is handed
-// goes out at once, and results are read as the socket delivers them. A lost connection fails
-// its works with unavailable (but a create batch whose COMMIT was answered is done, and one whose
-// COMMIT's answer never came goes to its in_doubt handler, as does one that drew a WARNING), tells
-// its host, and reconnects by itself.
+// Connection: one libpq connection driven without blocking on an EventLoop, in pipeline mode.
+// It tries the target's hosts in the URL's order, each within host_timeout (after the last, a
+// growing pause); its session has synchronous commit on. A lost connection fails its works with
+// unavailable (but a create batch whose COMMIT was answered is done, and one whose COMMIT's answer
+// never came, or drew a WARNING, goes to its in_doubt handler), tells its host, and reconnects.
 
 #include <chrono>
 #include <cstddef>

@@ -1,9 +1,7 @@
 #pragma once
 // A create batch as one pipelined work: a transaction (BEGIN, its identity for a COMMIT whose
 // answer is lost, one petstore.create_pets call, COMMIT without waiting for the flush), then a
-// flush barrier (a synchronous commit that writes WAL); and the answer of each of its creates,
-// from the work's finish once the barrier committed or, when an answer was lost, from the
-// CommitResolver.
+// flush barrier (a synchronous commit that writes WAL).
 
 #include <chrono>
 #include <cstddef>

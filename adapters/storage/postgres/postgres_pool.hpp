@@ -1,11 +1,8 @@
 #pragma once
 // Pool: the adapter's connections, spread over a few EventLoops, and the queue of reads that
-// wait for one. Reads go to any idle connection (reads queued together share one pipeline);
-// creates are group-committed: the BatchScheduler decides when a batch takes an idle connection
-// (first in line) as the writer slot. A call made while no connection works, or before
-// the schema is known to be ready, fails at once with unavailable; one that waits past its
-// deadline fails with unavailable too. Its PoolHealth says when it is available and when a probe
-// is due; the probe goes first in line.
+// wait for one. Reads queued together share one pipeline; creates are group-committed (the
+// BatchScheduler decides when a batch takes an idle connection as the writer slot). A call made
+// while no connection works, or before the schema is ready, fails at once with unavailable.
 
 #include <chrono>
 #include <cstddef>

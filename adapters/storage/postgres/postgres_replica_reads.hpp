@@ -1,21 +1,16 @@
 #pragma once
 // ReplicaReads: routes the repository's gets and lists to replicas when that keeps them fresh
 // (postgres_freshness.hpp), else to the primary. A read whose answer can show that it is whole
-// (Work::rows_bounding: a page with the row after it, a pet found) goes to a trusted replica
-// first, with no position at all; an answer that shows it, the replica's answer is the primary's
-// too. Any other read, and one whose answer did not show it, joins a batch waiting for the
-// primary's flushed WAL position and history (one query per batch, gathered by
-// PositionGathering); then one pipeline on a replica waits there until the replica has replayed
-// that position (at most max_catch_up: petstore.replay_reaches, postgres_replay_wait.hpp) in a
-// statement before the read's own (so before its snapshot), and reads. A replica serves only once
-// it has proved that it replays the primary's history (postgres_replica_proof.hpp): the check
-// rides in that statement, without the wait, until it passes, and is asked again after any change
-// of the replica's connections or of the primary's history; a proved replica found behind is
-// asked again at once, with the wait. A replica still behind after the wait leaves the read to the
-// primary; a replica that fails (down, silent) or is refused is left alone for down_pause, one that
-// could not catch up for lagging_pause, and meanwhile its reads go straight to the primary.
-// Thread-safe; answers run on the adapter's loop threads. It has no thread of its own: the first
-// replica's pool's loop paces the gathering of position queries.
+// (Work::rows_bounding) goes to a trusted replica first, with no position. Any other read, and one
+// whose answer did not show it, joins a batch waiting for the primary's flushed WAL position and
+// history (PositionGathering); then, on a replica, a statement before the read's own (so before
+// its snapshot) waits up to max_catch_up until that position is replayed
+// (postgres_replay_wait.hpp). A replica serves only once it has proved that it replays the
+// primary's history (postgres_replica_proof.hpp), asked again after any change of its connections
+// or of that history. A replica still behind leaves the read to the primary; one that fails or is
+// refused is left alone for down_pause, one that could not catch up for lagging_pause. Thread-safe;
+// answers run on the adapter's loop threads. It has no thread of its own: the first replica's
+// pool's loop paces the gathering of position queries.
 
 #include <chrono>
 #include <cstddef>
@@ -57,11 +52,8 @@ class ReplicaReads {
   // The longest one attempt on a replica may take, and at most half what the read has left, so
   // that the primary still has time to answer after a replica that went silent.
   static constexpr std::chrono::milliseconds most_replica_wait{1000};
-  // The GatherRule of position queries. Back to back, queries carried about 4 reads at 64
-  // connections (one primary round trip's worth); gathered, 16 from about 16,000 reads a second
-  // up, for at most the window more of waiting, and none for a read after a quiet spell.
-  // Measured: a shorter window missed the target once reads slowed
-  // (docs/decisions/freshness-query-gathering.md).
+  // The GatherRule of position queries: enough reads, or the window after the previous query
+  // (measured: docs/decisions/freshness-query-gathering.md).
   static constexpr std::size_t gather_enough = 16;
   static constexpr std::chrono::microseconds gather_window{1000};
 
@@ -92,9 +84,9 @@ class ReplicaReads {
     std::uint64_t connections = 0;
     std::optional<ReplicaRefusal> refused;  // the refusal last reported, until trusted again
   };
-  // Attempt: what one read on a replica checks.
-  // (The position is shared by the reads of its batch.)
+  // Shared by the reads of a batch.
   using Required = std::shared_ptr<const PrimaryPosition>;
+  // Attempt: what one read on a replica checks.
   struct Attempt {
     std::size_t index = 0;
     Required required;

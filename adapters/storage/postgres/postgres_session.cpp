@@ -37,9 +37,8 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
     return domain::make_error(ErrorCode::internal, "",
                               "a blocking database session was opened on a poll loop's thread");
   }
-  // Each host on its own, in the URL's order, each within the host timeout (or the whole time,
-  // when less): a host that hangs must not use up the time of the hosts after it. The time spent
-  // on hosts that failed is not the session's: its statements then get the whole time again.
+  // Each host within its own timeout: a host that hangs must not use up the time of the hosts
+  // after it.
   const auto budget = std::max(deadline - Clock::now(), Clock::duration::zero());
   const auto per_host = std::min<Clock::duration>(target.host_timeout, budget);
   std::string failures;

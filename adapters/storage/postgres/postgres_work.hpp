@@ -46,10 +46,9 @@ struct Work {
   // stopped answering, not that a statement is slow (Pool drops the host's other connections).
   bool probe = false;
   // For a read: a replica's answer with at least this many rows in the first statement's result
-  // needs no freshness check (0: every answer needs one). Ids are taken in commit order, so every
-  // snapshot of any server holds a prefix of them: a pet a lagging replica lacks lies above every
-  // pet it holds. An answer bounded by a pet the replica holds (a page with the row after it, a
-  // pet found by id) is then the primary's answer too (docs/decisions/replica-reads.md).
+  // needs no freshness check (0: every answer needs one). Ids are taken in commit order, so an
+  // answer bounded by a pet the replica holds (a page with the row after it, a pet found by id)
+  // is the primary's answer too (docs/decisions/replica-reads.md).
   int rows_bounding = 0;
   // For a commit work: runs instead of finish when the connection is lost with the work sent and
   // its COMMIT unanswered (it may have committed); it answers the work's callers itself, and
