@@ -2,12 +2,14 @@
 // LineWriter: log lines in front of a file descriptor, written by a thread of its own, the only
 // one that may block in write(2). Whoever logs never waits for the reader of the descriptor, nor
 // for another logging thread: each thread appends whole lines to a buffer of its own, handed to
-// the writing thread once it holds `hand_off` bytes or when the writer next collects (within
-// `collect_every`, while lines come). When the writer's queue is full (stdout a pipe nobody
-// reads) a thread's buffer keeps its lines up to `hand_off` bytes, and beyond that a line is
-// dropped and counted instead (contract section 9). A line is never split or mixed with another;
-// each thread's lines are written in the order it offered them, and threads' lines come in
-// batches (a second's lines may be out of order across threads by up to `collect_every`).
+// the writing thread once it holds `hand_off` bytes or when the writer next collects (every
+// `collect_every` while lines come, sooner once an eighth of the queue waits: a busy log is written
+// in large writes, with few wake-ups of the writer and of the reader). When the writer's queue is
+// full (stdout a pipe nobody reads) a thread's buffer keeps its lines up to `hand_off` bytes, and
+// beyond that a line is dropped and counted instead (contract section 9). A line is never split or
+// mixed with another; each thread's lines are written in the order it offered them, and threads'
+// lines come in batches (a second's lines may be out of order across threads by up to
+// `collect_every`).
 
 #include <atomic>
 #include <chrono>

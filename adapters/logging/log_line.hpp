@@ -11,8 +11,9 @@
 
 namespace petstore::adapters::logging {
 
-// format_line: the whole line, '\n' included, into `line` (cleared first).
-void format_line(std::string& line, LogFormat format, LogLevel level, std::string_view event,
-                 LogFields fields);
+// format_line: the whole line, '\n' included, written at the start of `buffer` (grown when the
+// line could pass its end, never shrunk).
+std::string_view format_line(std::string& buffer, LogFormat format, LogLevel level,
+                             std::string_view event, LogFields fields);
 
 }  // namespace petstore::adapters::logging

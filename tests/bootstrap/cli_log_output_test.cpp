@@ -156,14 +156,15 @@ class UnreadServe {
 TEST_F(CliLogOutputTest, AStdoutNobodyReadsNeitherStopsServingNorHoldsUpSigterm) {
   UnreadServe served(serve_args(keys_));
   ASSERT_NE(served.port(), 0);
-  // Lines of about 300 bytes: the 64 KiB pipe and the 256 KiB queue fill long before 3,000.
+  // Lines of about 430 bytes: the 64 KiB pipe and the 1 MiB queue fill long before 6,000.
+  constexpr std::size_t requests = 6000;
   std::size_t answered = 0;
   RawConnection connection = RawConnection::connect("127.0.0.1:" + std::to_string(served.port()));
   const std::string request = api_request("GET", "/v1/pets?limit=1", key_, {}, /*keep_alive=*/true);
-  for (int i = 0; i < 3000; ++i) {
+  for (std::size_t i = 0; i < requests; ++i) {
     answered += connection.round_trip(request, 10s).status == 200U ? 1 : 0;
   }
-  EXPECT_EQ(answered, 3000U);
+  EXPECT_EQ(answered, requests);
   const RawResponse metrics = http_call(served.port(), "GET", "/metrics");
   ASSERT_EQ(metrics.status, 200U);
   const auto at = metrics.body.find("\npetstore_log_lines_dropped_total ");

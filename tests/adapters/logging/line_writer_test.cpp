@@ -93,6 +93,24 @@ TEST(LineWriter, LinesReachTheDescriptorInOrder) {
   EXPECT_EQ(writer.dropped(), 1U);
 }
 
+// Without a close, lines are written by themselves: the first wakes the idle writer, and lines
+// far short of a hand-over, or of the share of the queue that wakes a busy writer, are collected
+// within a collection's time.
+TEST(LineWriter, LinesReachTheDescriptorWithoutAClose) {
+  Pipe pipe;
+  LineWriter writer(pipe.write_end(), std::size_t{1} << 20);
+  EXPECT_TRUE(writer.offer("first\n"));
+  EXPECT_EQ(pipe.drain_until("first\n"), "first\n");
+  std::string expected;
+  for (int i = 0; i < 10; ++i) {
+    const std::string numbered = std::to_string(i) + "\n";
+    EXPECT_TRUE(writer.offer(numbered));
+    expected += numbered;
+  }
+  EXPECT_EQ(pipe.drain_until(expected), expected);
+  EXPECT_EQ(writer.dropped(), 0U);
+}
+
 // Threads logging at once: every line reaches the descriptor whole (never split, never mixed
 // with another) or is counted as dropped, and each thread's lines keep its order.
 TEST(LineWriter, LinesFromManyThreadsAreNeverTornOrInterleaved) {

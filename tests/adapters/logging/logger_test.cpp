@@ -12,6 +12,7 @@
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include "support/text_lines.hpp"
 
@@ -80,8 +81,8 @@ TEST(Logger, JsonEscapesQuotesAndNewlines) {
   EXPECT_EQ(object.at("count").as_int64(), 3);
 }
 
-// Strings are copied eight bytes at a time where no byte needs an escape: escapes at every place
-// of a word, and in the tail after the last whole word, read back as the text they escape.
+// Strings are copied sixteen bytes at a time where no byte needs an escape: escapes at every place
+// of a block, and in the tail after the last whole block, read back as the text they escape.
 TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
   const std::string tricky[] = {
       std::string("\x01") + "bcdefgh",
@@ -98,6 +99,31 @@ TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
     ASSERT_EQ(lines.size(), 1U) << out.str();
     EXPECT_EQ(boost::json::parse(lines[0]).at("text").as_string(), text) << lines[0];
   }
+}
+
+// Any ASCII text, of any length (across the blocks and their tails, in a thread's buffer grown or
+// not), reads back as itself: from a JSON line as the event and a field, from a text line bare or
+// as a JSON string.
+RC_GTEST_PROP(Logger, AnyTextReadsBackFromEitherFormat, ()) {
+  const auto text = *rc::gen::container<std::string>(
+      rc::gen::map(rc::gen::inRange(0, 0x80), [](int byte) { return static_cast<char>(byte); }));
+  std::ostringstream json;
+  Logger::to_stream(json, LogFormat::json, LogLevel::info)
+      ->info(text, {{"text", text}, {"count", std::int64_t{1}}});
+  const auto object = boost::json::parse(json.str()).as_object();
+  RC_ASSERT(object.at("event").as_string() == text);
+  RC_ASSERT(object.at("text").as_string() == text);
+  RC_ASSERT(object.at("count").as_int64() == 1);
+
+  std::ostringstream plain;
+  Logger::to_stream(plain, LogFormat::text, LogLevel::info)->info("event", {{"text", text}});
+  const std::string line = plain.str();
+  const std::size_t at = line.find(" text=") + std::string_view(" text=").size();
+  std::string value = line.substr(at, line.size() - at - 1);
+  if (!value.empty() && value.front() == '"') {
+    value = boost::json::parse(value).as_string();
+  }
+  RC_ASSERT(value == text);
 }
 
 // A request's duration is written in milliseconds to the microsecond, without trailing zeros.
