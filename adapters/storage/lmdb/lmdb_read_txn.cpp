@@ -2,8 +2,6 @@
 
 #include <cerrno>
 
-#include "adapters/storage/lmdb/lmdb_txn.hpp"
-
 namespace petstore::adapters::storage::lmdb {
 
 ReadTxn::~ReadTxn() {
@@ -12,20 +10,19 @@ ReadTxn::~ReadTxn() {
       ::mdb_cursor_close(cursor.cursor);  // a read-only transaction never frees its cursors
     }
   }
-  ::mdb_txn_abort(txn_);  // also of a reset transaction: it releases the reader slot
 }
 
 MDB_cursor* ReadTxn::cursor(MDB_dbi dbi) {
   for (Cursor& cursor : cursors_) {
     if (cursor.cursor != nullptr && cursor.dbi == dbi) {
       if (!cursor.current) {
-        check(::mdb_cursor_renew(txn_, cursor.cursor), "mdb_cursor_renew");
+        check(::mdb_cursor_renew(txn_.get(), cursor.cursor), "mdb_cursor_renew");
         cursor.current = true;
       }
       return cursor.cursor;
     }
     if (cursor.cursor == nullptr) {
-      check(::mdb_cursor_open(txn_, dbi, &cursor.cursor), "mdb_cursor_open");
+      check(::mdb_cursor_open(txn_.get(), dbi, &cursor.cursor), "mdb_cursor_open");
       cursor.dbi = dbi;
       cursor.current = true;
       return cursor.cursor;
@@ -35,7 +32,7 @@ MDB_cursor* ReadTxn::cursor(MDB_dbi dbi) {
 }
 
 int ReadTxn::renew() noexcept {
-  const int rc = ::mdb_txn_renew(txn_);
+  const int rc = ::mdb_txn_renew(txn_.get());
   live_ = rc == MDB_SUCCESS;
   return rc;
 }
@@ -45,7 +42,7 @@ void ReadTxn::reset() noexcept {
     return;
   }
   live_ = false;
-  ::mdb_txn_reset(txn_);
+  ::mdb_txn_reset(txn_.get());
   for (Cursor& cursor : cursors_) {
     cursor.current = false;
   }

@@ -2,28 +2,29 @@
 // ReadTxn: a read-only transaction kept for reuse, with its cursors. Serving reads (get, a page,
 // count) take one from the Store and leave it live: the next read uses its snapshot as it is while
 // that is still the newest commit, and renews it (with its cursors) once another commit came;
-// under MDB_NOTLS a reset transaction keeps its reader slot, so a renew allocates nothing. Not
-// built on AbortGuard (lmdb_txn.hpp), which ends its transaction with its scope: a ReadTxn outlives
-// many reads.
+// under MDB_NOTLS a reset transaction keeps its reader slot, so a renew allocates nothing.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <lmdb.h>
+
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters::storage::lmdb {
 
 class ReadTxn {
  public:
-  // REQUIRES: `txn` is a read-only transaction, just begun; this object owns it from here on.
-  explicit ReadTxn(MDB_txn* txn) noexcept : txn_(txn) {}
+  // REQUIRES: `txn` is a read-only transaction, just begun.
+  explicit ReadTxn(AbortGuard txn) noexcept : txn_(std::move(txn)) {}
   ReadTxn(const ReadTxn&) = delete;
   ReadTxn& operator=(const ReadTxn&) = delete;
-  // Closes the cursors and aborts the transaction, which frees its reader slot.
+  // Closes the cursors; then txn_ aborts the transaction.
   ~ReadTxn();
 
-  [[nodiscard]] MDB_txn* txn() const noexcept { return txn_; }
+  [[nodiscard]] MDB_txn* txn() const noexcept { return txn_.get(); }
 
   // cursor: this transaction's cursor on `dbi`, opened on its first use and renewed on its first
   // use after each renew; may throw ::lmdb::error. Valid until reset. REQUIRES: the transaction is
@@ -34,7 +35,7 @@ class ReadTxn {
   [[nodiscard]] bool live() const noexcept { return live_; }
 
   // snapshot: the id of the commit a live transaction reads.
-  [[nodiscard]] std::uint64_t snapshot() const noexcept { return ::mdb_txn_id(txn_); }
+  [[nodiscard]] std::uint64_t snapshot() const noexcept { return ::mdb_txn_id(txn_.get()); }
 
   // renew: makes a reset transaction live again, on the newest committed snapshot; LMDB's rc.
   // A failed renew leaves it reset (MDB_MAP_RESIZED: the caller adopts the map and renews again).
@@ -53,7 +54,7 @@ class ReadTxn {
     bool current = false;  // renewed (or opened) in the transaction's current snapshot
   };
 
-  MDB_txn* txn_;
+  AbortGuard txn_;
   bool live_ = true;
   std::array<Cursor, max_cursors> cursors_{};
 };

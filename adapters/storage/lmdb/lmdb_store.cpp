@@ -142,9 +142,7 @@ std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& l
       MDB_txn* txn = nullptr;
       rc = ::mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
       if (rc == MDB_SUCCESS) {
-        AbortGuard guard(txn);  // until the ReadTxn, whose allocation may throw, owns it
-        read = std::make_unique<ReadTxn>(txn);
-        (void)guard.release();
+        read = std::make_unique<ReadTxn>(AbortGuard(txn));  // aborted if the allocation throws
       }
     }
     if (rc == MDB_SUCCESS) {

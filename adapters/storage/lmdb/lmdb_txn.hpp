@@ -3,9 +3,9 @@
 // for writes: its commit() leaves the handle set when mdb_txn_commit fails, although LMDB has
 // freed the transaction, so its destructor would abort it a second time.
 
+#include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include <lmdb++.h>
 #include <lmdb.h>
@@ -14,23 +14,13 @@
 
 namespace petstore::adapters::storage::lmdb {
 
-// AbortGuard: aborts a transaction that is left without a commit, by an exception or not.
-class AbortGuard {
- public:
-  explicit AbortGuard(MDB_txn* txn) noexcept : txn_(txn) {}
-  AbortGuard(const AbortGuard&) = delete;
-  AbortGuard& operator=(const AbortGuard&) = delete;
-  ~AbortGuard() {
-    if (txn_ != nullptr) {
-      ::mdb_txn_abort(txn_);
-    }
-  }
-  // release: hands the transaction to mdb_txn_commit, which frees it whether it succeeds or not.
-  MDB_txn* release() noexcept { return std::exchange(txn_, nullptr); }
-
- private:
-  MDB_txn* txn_;
+// TxnAbort: ends a transaction by aborting it (also a read-only one, which frees its reader slot).
+struct TxnAbort {
+  void operator()(MDB_txn* txn) const noexcept { ::mdb_txn_abort(txn); }
 };
+// AbortGuard: owns a transaction and aborts it when left without a commit, by an exception or
+// not; commit() hands it to mdb_txn_commit, which frees it whether it succeeds or not.
+using AbortGuard = std::unique_ptr<MDB_txn, TxnAbort>;
 
 // check: raises ::lmdb::error for a failed LMDB call.
 inline void check(int rc, const char* origin) {
