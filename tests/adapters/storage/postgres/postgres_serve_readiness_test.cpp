@@ -53,16 +53,18 @@ INSTANTIATE_TEST_SUITE_P(Values, DamagedSchemaVersion,
                                            DamagedVersion{"integer", "-1"}));
 
 // Down at start, then back with a damaged version: one error line, /readyz 503, still serving.
+// The version is damaged before the database goes down: damaged after it is back, it would race
+// the service, which creates the schema as soon as it can connect.
 TEST(PostgresServeReadiness, ADamagedVersionFoundLaterIsOneErrorAndUnready) {
   PostgresServer server;
   const std::string url = server.url(server.create_database());
+  SqlSession(url).run(damaging_sql({"text", "two"}));
   server.stop();
   const TempDir dir;
   (void)make_key(dir.path() / "keys");
   ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
   ASSERT_NE(served.port(), 0) << served.child().captured_stdout();
   server.start();
-  SqlSession(url).run(damaging_sql({"text", "two"}));
   ASSERT_TRUE(served.child().wait_for_stdout_line("database_schema_refused", 15s))
       << served.child().captured_stdout();
   std::this_thread::sleep_for(6s);  // another attempt or two, past the longest pause
