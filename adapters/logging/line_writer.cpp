@@ -57,17 +57,6 @@ namespace {
 
 std::atomic<std::uint64_t> next_writer_id{1};
 
-// move_lines: appends `lines` to `queue` and empties them; swapped when the queue is empty (the
-// common case), so that a line is copied once on its way to the descriptor, not at each step.
-void move_lines(std::string& lines, std::string& queue) {
-  if (queue.empty()) {
-    std::swap(lines, queue);
-  } else {
-    queue.append(lines);
-    lines.clear();
-  }
-}
-
 }  // namespace
 
 LineWriter::ThreadBuffer& LineWriter::buffer_of_this_thread() {
@@ -98,7 +87,8 @@ bool LineWriter::hand_over(State& state, std::string& lines) {
   if (state.queued.size() + state.in_write + lines.size() > state.capacity) {
     return false;
   }
-  move_lines(lines, state.queued);
+  state.queued.append(lines);
+  lines.clear();
   if (state.queued.size() >= state.wake_at || state.idle.load(std::memory_order_relaxed)) {
     state.idle.store(false, std::memory_order_relaxed);
     state.changed.notify_all();
@@ -153,6 +143,21 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
   std::string batch;
   std::vector<std::shared_ptr<ThreadBuffer>> buffers;
   bool found_lines = true;
+  // collect: every thread's buffer joins the queue, under the buffer's mutex, as the thread's own
+  // hand-overs do, so that its lines enter the queue, and reach the descriptor, in the order it
+  // offered them. (Taken after the queue, a buffer could overtake lines its thread handed over
+  // between the two.) The queue may pass its capacity here: these lines were already taken.
+  // Called without the state's mutex.
+  const auto collect = [&] {
+    for (const auto& buffer : buffers) {
+      const std::lock_guard taken(buffer->mutex);
+      if (!buffer->lines.empty()) {
+        const std::lock_guard queue(state->mutex);
+        state->queued.append(buffer->lines);
+        buffer->lines.clear();
+      }
+    }
+  };
   std::unique_lock lock(state->mutex);
   for (;;) {
     const auto more = [&] {
@@ -165,24 +170,22 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
                state->closed.load(std::memory_order_acquire);
       });
     } else {
+      // Idle from here: a line offered from now on wakes the writer (offer() reads `idle` under
+      // its buffer's mutex, which collect() takes after this store). A line offered since the
+      // last collection saw the writer active and woke no one, so the buffers are looked at once
+      // more before the wait.
       state->idle.store(true, std::memory_order_relaxed);
+      buffers = state->buffers;
+      lock.unlock();
+      collect();
+      lock.lock();
       state->changed.wait(lock, more);
       state->idle.store(false, std::memory_order_relaxed);
     }
     const bool closing = state->closed.load(std::memory_order_acquire);
     buffers = state->buffers;
     lock.unlock();
-    // Each thread's buffer joins the queue under the buffer's mutex, as the thread's own
-    // hand-overs do, so that its lines enter the queue, and reach the descriptor, in the order it
-    // offered them. (Taken after the queue, a buffer could overtake lines its thread handed over
-    // between the two.) The queue may pass its capacity here: these lines were already taken.
-    for (const auto& buffer : buffers) {
-      const std::lock_guard taken(buffer->mutex);
-      if (!buffer->lines.empty()) {
-        const std::lock_guard queue(state->mutex);
-        move_lines(buffer->lines, state->queued);
-      }
-    }
+    collect();
     lock.lock();
     batch.clear();
     std::swap(batch, state->queued);

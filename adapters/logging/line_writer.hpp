@@ -38,8 +38,9 @@ class LineWriter {
   // offer: buffers `line` (ending in '\n'); false, and the line counted as dropped, when it does
   // not fit or the writer is closed. Never blocks on the descriptor.
   bool offer(std::string_view line);
-  // offer_now: offer, then hands this thread's buffer to the writer at once, so that what this
-  // thread offered is written before anything offered after this returns (an announcement).
+  // offer_now: offer, then hands this thread's buffer to the writer's queue at once, so that what
+  // this thread offered is written (at the writer's next collection) before anything offered
+  // after this returns (an announcement).
   bool offer_now(std::string_view line);
 
   [[nodiscard]] std::uint64_t dropped() const;

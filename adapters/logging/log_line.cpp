@@ -157,12 +157,14 @@ class Writer {
   // milliseconds: `micros` as milliseconds with up to three decimals and no trailing zero
   // ("1.5", "0.012", "3"): a JSON number, in integer arithmetic.
   void milliseconds(std::int64_t micros) {
+    // Unsigned, so that the most negative value has a magnitude too.
+    auto magnitude = static_cast<std::uint64_t>(micros);
     if (micros < 0) {
       put('-');
-      micros = -micros;
+      magnitude = 0 - magnitude;
     }
-    number(micros / 1000);
-    auto fraction = static_cast<unsigned>(micros % 1000);
+    number(magnitude / 1000);
+    auto fraction = static_cast<unsigned>(magnitude % 1000);
     if (fraction == 0) {
       return;
     }

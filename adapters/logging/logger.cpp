@@ -13,7 +13,7 @@ namespace {
 
 // Lines wait for stdout in a queue of this many bytes (some 2,400 request lines), and each thread
 // buffers 32 KiB besides: enough for the lines that come while the writer wakes and the reader
-// catches up (25 ms of them at 100,000 requests a second), little memory when it never does.
+// catches up (25 ms of them at 100,000 requests a second), a few MiB at most when it never does.
 constexpr std::size_t stdout_queue_bytes = std::size_t{1} << 20;
 
 // Lines held at most until the announcement; later ones are written at once (a start that logs

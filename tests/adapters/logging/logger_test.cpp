@@ -5,6 +5,7 @@
 #include "adapters/logging/logger.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -143,6 +144,17 @@ TEST(Logger, DurationsAreMillisecondsToTheMicrosecond) {
     Logger::to_stream(out, LogFormat::text, LogLevel::info)->request(record);
     EXPECT_NE(out.str().find(text), std::string::npos) << out.str();
   }
+}
+
+// A duration field of any value, the most negative included, is a number of milliseconds.
+TEST(Logger, AnyDurationFieldIsWritten) {
+  std::ostringstream out;
+  Logger::to_stream(out, LogFormat::text, LogLevel::info)
+      ->info("event", {{"low", adapters::logging::Milliseconds{INT64_MIN}},
+                       {"high", adapters::logging::Milliseconds{INT64_MAX}}});
+  EXPECT_NE(out.str().find(" low=-9223372036854775.808 high=9223372036854775.807\n"),
+            std::string::npos)
+      << out.str();
 }
 
 TEST(Logger, TextLineIsKeyValuePairs) {
