@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <concepts>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,18 @@ void append_decimal(std::string& out, Integer value) {
   std::array<char, 24> digits{};  // every 64-bit integer fits
   const auto written = std::to_chars(digits.data(), digits.data() + digits.size(), value);
   out.append(digits.data(), written.ptr);
+}
+
+// parse_whole: `text` whole as a decimal Integer; from_chars takes '-' as its only sign and no
+// whitespace, so nothing but digits after an optional '-' (for a signed Integer) passes.
+template <std::integral Integer>
+[[nodiscard]] std::optional<Integer> parse_whole(std::string_view text) noexcept {
+  Integer value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 }  // namespace petstore::adapters::http

@@ -1,6 +1,6 @@
 #include "adapters/http/api/client_address.hpp"
 
-#include <charconv>
+#include <boost/url/ipv4_address.hpp>
 
 #include "adapters/http/api/ascii.hpp"
 
@@ -21,7 +21,22 @@ std::string_view without_port(std::string_view entry) {
   return entry;
 }
 
+// bit: the `index`th bit of `address` from the left (0 to 127).
+bool bit(const IpAddress::bytes_type& address, unsigned index) noexcept {
+  return ((address.at(index / 8) >> (7 - index % 8)) & 1U) != 0;
+}
+
 }  // namespace
+
+std::optional<IpAddress> parse_ip_address(std::string_view text) noexcept {
+  if (text.find(':') == std::string_view::npos) {
+    const auto ipv4 = boost::urls::parse_ipv4_address(text);
+    return ipv4 ? std::optional(IpAddress(*ipv4)) : std::nullopt;
+  }
+  // A zone (scope) names an interface, not an address; Boost.URL reads RFC 3986, which has none.
+  const auto ipv6 = boost::urls::parse_ipv6_address(text.substr(0, text.find('%')));
+  return ipv6 ? std::optional(*ipv6) : std::nullopt;
+}
 
 domain::Result<TrustedProxies> TrustedProxies::parse(std::string_view ranges) {
   TrustedProxies proxies;
@@ -31,15 +46,11 @@ domain::Result<TrustedProxies> TrustedProxies::parse(std::string_view ranges) {
     ranges.remove_prefix(comma == std::string_view::npos ? ranges.size() : comma + 1);
     const auto slash = text.find('/');
     const auto address = parse_ip_address(text.substr(0, slash));
-    const unsigned width = address && address->is_ipv4() ? 32 : 128;
-    unsigned bits = width;
-    if (slash != std::string_view::npos) {
-      const std::string_view digits = text.substr(slash + 1);
-      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
-      if (error != std::errc{} || end != digits.data() + digits.size() || digits.empty()) {
-        bits = width + 1;  // refused below
-      }
-    }
+    const unsigned width = address && address->is_v4_mapped() ? 32 : 128;
+    // A prefix that is no number is refused below, as one too long.
+    const unsigned bits = slash == std::string_view::npos
+                              ? width
+                              : parse_whole<unsigned>(text.substr(slash + 1)).value_or(width + 1);
     if (!address || bits > width || text.find('%') != std::string_view::npos) {
       return domain::invalid_argument(
           "trusted-proxies", "'" + std::string(text) +
@@ -51,12 +62,14 @@ domain::Result<TrustedProxies> TrustedProxies::parse(std::string_view ranges) {
 }
 
 bool TrustedProxies::contains(const IpAddress& address) const noexcept {
+  const auto bits = address.to_bytes();
   for (const Range& range : ranges_) {
-    unsigned bit = 0;
-    while (bit < range.prefix_bits && address.bit(bit) == range.network.bit(bit)) {
-      ++bit;
+    const auto network = range.network.to_bytes();
+    unsigned same = 0;
+    while (same < range.prefix_bits && bit(bits, same) == bit(network, same)) {
+      ++same;
     }
-    if (bit == range.prefix_bits) {
+    if (same == range.prefix_bits) {
       return true;
     }
   }

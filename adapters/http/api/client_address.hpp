@@ -3,14 +3,27 @@
 // stand between the client and the service. The failed-authentication throttle counts it and the
 // request log records it.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "adapters/http/api/ip_address.hpp"
+#include <boost/url/ipv6_address.hpp>
+
 #include "domain/error.hpp"
 
 namespace petstore::adapters::http {
+
+// IpAddress: an IPv4 or IPv6 address as its 128 bits. An IPv4 address is held as the IPv4-mapped
+// IPv6 address ::ffff:a.b.c.d (RFC 4291 section 2.5.5.2), so that it and its mapped spelling (what
+// a dual-stack socket reports) are one.
+using IpAddress = boost::urls::ipv6_address;
+
+// parse_ip_address: Boost.URL's RFC 3986 rules: dotted quads without leading zeros (dec-octet, as
+// inet_pton reads them), and IPv6 as RFC 4291 section 2.2 writes it. A zone such as "%eth0" is
+// ignored: a socket reports a link-local peer with its zone; client_address refuses a zone where a
+// host names another.
+[[nodiscard]] std::optional<IpAddress> parse_ip_address(std::string_view text) noexcept;
 
 // TrustedProxies: the address ranges (CIDR) whose X-Forwarded-For is believed.
 class TrustedProxies {

@@ -1,28 +1,12 @@
 #include "adapters/http/api/client_address_group.hpp"
 
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
+#include <algorithm>
 
-#include "adapters/http/api/ip_address.hpp"
+#include <boost/url/ipv4_address.hpp>
+
+#include "adapters/http/api/client_address.hpp"
 
 namespace petstore::adapters::http {
-namespace {
-
-void append_hex(std::string& out, std::uint16_t group) {
-  constexpr std::string_view digits = "0123456789abcdef";
-  bool started = false;
-  for (int shift = 12; shift >= 0; shift -= 4) {
-    const auto digit = static_cast<std::size_t>((group >> static_cast<unsigned>(shift)) & 0xFU);
-    started = started || digit != 0 || shift == 0;
-    if (started) {
-      out += digits[digit];
-    }
-  }
-}
-
-}  // namespace
 
 std::string client_address_group(std::string_view address) {
   if (address.find(':') == std::string_view::npos) {
@@ -32,25 +16,14 @@ std::string client_address_group(std::string_view address) {
   if (!parsed) {
     return std::string(address);
   }
-  const auto& g = parsed->groups;
-  if (parsed->is_ipv4()) {
-    return std::to_string(g[6] >> 8U) + "." + std::to_string(g[6] & 0xFFU) + "." +
-           std::to_string(g[7] >> 8U) + "." + std::to_string(g[7] & 0xFFU);
+  auto bytes = parsed->to_bytes();
+  if (parsed->is_v4_mapped()) {
+    return boost::urls::ipv4_address({bytes[12], bytes[13], bytes[14], bytes[15]}).to_string();
   }
-  // RFC 5952: the interface half is all zeros, the longest run, so it and any zero groups just
-  // before it become "::".
-  std::size_t kept = 4;
-  while (kept > 0 && g.at(kept - 1) == 0) {
-    --kept;
-  }
-  std::string group;
-  for (std::size_t i = 0; i < kept; ++i) {
-    if (i > 0) {
-      group += ':';
-    }
-    append_hex(group, g.at(i));
-  }
-  return group + "::/64";
+  // The interface half, zeroed, is the longest run of zero groups, so RFC 5952's spelling (which
+  // Boost.URL writes) ends in "::".
+  std::fill(bytes.begin() + 8, bytes.end(), 0);
+  return IpAddress(bytes).to_string() + "/64";
 }
 
 }  // namespace petstore::adapters::http

@@ -25,10 +25,15 @@ HttpResponse error_response(unsigned status, std::string_view code, std::string_
   return response;
 }
 
+HttpResponse refusal(unsigned status, std::string_view code, std::string_view message) {
+  HttpResponse response = error_response(status, code, message);
+  response.v1_fields = true;
+  return response;
+}
+
 HttpResponse unanswered() {
   HttpResponse response =
-      error_response(500, "internal_error", "the server failed to answer this request");
-  response.v1_fields = true;
+      refusal(500, "internal_error", "the server failed to answer this request");
   response.fault = "the request's reply was dropped without an answer";
   return response;
 }

@@ -25,6 +25,11 @@ inline constexpr int unavailable_retry_after_seconds = 1;
 [[nodiscard]] HttpResponse error_response(const domain::Error& error,
                                           std::string_view invalid_argument_code);
 
+// refusal: an Error response the server sends itself, with the headers every /v1 response has
+// (a request refused before routing may have been meant for /v1).
+[[nodiscard]] HttpResponse refusal(unsigned status, std::string_view code,
+                                   std::string_view message);
+
 // unauthorized: 401 with the WWW-Authenticate challenge of RFC 6750; `key_presented` adds
 // error="invalid_token".
 [[nodiscard]] HttpResponse unauthorized(bool key_presented);

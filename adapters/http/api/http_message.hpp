@@ -33,9 +33,9 @@ struct HttpRequest {
   std::optional<std::string_view> accept_encoding;
   std::optional<std::string_view> idempotency_key;
   bool idempotency_key_repeated = false;
-  // CORS (cors_headers.hpp): the page's origin, and the method a preflight asks about.
+  // CORS (cors_policy.hpp): the page's origin, and the method a preflight asks about.
   std::optional<std::string_view> origin;
-  bool origin_repeated = false;  // more than one Origin field: no origin (cors_headers.hpp)
+  bool origin_repeated = false;  // more than one Origin field: no origin (cors_policy.hpp)
   std::optional<std::string_view> access_control_request_method;
   std::string_view body;
   std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"

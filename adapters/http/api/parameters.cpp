@@ -1,24 +1,14 @@
 #include "adapters/http/api/parameters.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "adapters/http/api/ascii.hpp"
+
 namespace petstore::adapters::http {
 namespace {
-
-// parse_int64: `text` whole as a decimal int64; from_chars takes '-' as its only sign and no
-// whitespace, so nothing but digits after an optional '-' passes.
-std::optional<std::int64_t> parse_int64(std::string_view text) {
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
-}
 
 domain::Error invalid_parameter(const std::string& name, const std::string& rule) {
   return domain::invalid_argument(name, name + " " + rule);
@@ -27,7 +17,7 @@ domain::Error invalid_parameter(const std::string& name, const std::string& rule
 }  // namespace
 
 domain::Result<domain::PetId> parse_pet_id(std::string_view text) {
-  const auto id = parse_int64(text);
+  const auto id = parse_whole<std::int64_t>(text);
   if (!id) {
     return invalid_parameter("petId", "must be a decimal integer within int64");
   }
@@ -51,7 +41,7 @@ domain::Result<ports::PetQuery> parse_list_query(boost::urls::params_view params
       if (auto twice = mark_seen(seen_limit)) {
         return *twice;
       }
-      const auto count = parse_int64(param.value);
+      const auto count = parse_whole<std::int64_t>(param.value);
       const auto limit = domain::PageSize::from(count.value_or(0));
       if (!param.has_value || !count || !limit) {
         return invalid_parameter("limit", "must be an integer from 1 to 100");
@@ -70,7 +60,7 @@ domain::Result<ports::PetQuery> parse_list_query(boost::urls::params_view params
       if (auto twice = mark_seen(seen_after)) {
         return *twice;
       }
-      const auto after = parse_int64(param.value);
+      const auto after = parse_whole<std::int64_t>(param.value);
       if (!param.has_value || !after) {
         return invalid_parameter("after", "must be a decimal integer within int64");
       }

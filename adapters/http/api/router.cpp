@@ -6,7 +6,7 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url_view.hpp>
 
-#include "adapters/http/api/cors_headers.hpp"
+#include "adapters/http/api/cors_policy.hpp"
 #include "adapters/http/api/credentials.hpp"
 #include "adapters/http/api/error_response.hpp"
 #include "adapters/http/api/pet_endpoints.hpp"

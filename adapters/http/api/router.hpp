@@ -59,7 +59,7 @@ class Router {
   [[nodiscard]] std::optional<HttpResponse> screen_head(const HttpRequest& head) const;
 
   // add_cors_headers: the CORS fields `response`, whatever gave it (the router, or the server's
-  // own 503 when storage was too slow), owes the origin of `request` (cors_headers.hpp).
+  // own 503 when storage was too slow), owes the origin of `request` (cors_policy.hpp).
   // Thread-safe.
   void add_cors_headers(const HttpRequest& request, HttpResponse& response) const;
 

@@ -5,8 +5,15 @@
 // no tracestate). Either way the request gets a new span id: the service's own span, the parent
 // of what it calls (PostgreSQL). Transport-neutral: HTTP/1.1 and HTTP/2 alike call it with the
 // fields they read.
+//
+// The ids a request is given when it brings none (X-Request-Id, a trace id, the service's span id)
+// must be unique, not secret: SplitMix64 over a per-thread counter seeded once from the OS, a
+// bijection of the counter, so a thread never repeats itself within 2^64 draws. A client's own
+// X-Request-Id is kept when it is 1 to 128 visible ASCII characters (safe in a log line and a
+// header); otherwise the server makes one. Every response echoes the id in use.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "ports/trace_context.hpp"
@@ -39,5 +46,9 @@ struct TraceFields {
 };
 
 [[nodiscard]] ports::TraceContext trace_request(const TraceFields& fields);
+
+// assign_request_id: `sent` when valid, else a new id (32 lowercase hex digits) into `out`, which
+// keeps its capacity (a connection reuses one string for all its ids).
+void assign_request_id(std::string& out, std::optional<std::string_view> sent);
 
 }  // namespace petstore::adapters::http

@@ -10,9 +10,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "adapters/http/api/ascii.hpp"
-#include "adapters/http/api/random_hex.hpp"
 #include "adapters/http/api/trace_context.hpp"
-#include "adapters/http/server/beast_messages.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/h2_stream.hpp"
 #include "adapters/http/server/nghttp2_bytes.hpp"

@@ -1,13 +1,14 @@
-#include <charconv>
 #include <memory>
 #include <string_view>
 
 #include <boost/beast/http/error.hpp>
 
-#include "adapters/http/server/beast_messages.hpp"
+#include "adapters/http/api/ascii.hpp"
+#include "adapters/http/api/error_response.hpp"
 #include "adapters/http/server/h2_protocol.hpp"
 #include "adapters/http/server/h2_stream.hpp"
 #include "adapters/http/server/nghttp2_bytes.hpp"
+#include "adapters/http/server/request_framing.hpp"
 
 // Http2Protocol's reading half: nghttp2's callbacks, which turn the client's frames into streams
 // and their requests, each refused at once where it passes a limit or is malformed.
@@ -74,10 +75,8 @@ struct Http2Protocol::Callbacks {
     } else if (name == ":path") {
       stream->target = value;
     } else if (name == "content-length") {
-      std::uint64_t length = 0;
-      const auto [end, failed] = std::from_chars(value.data(), value.data() + value.size(), length);
-      if (failed == std::errc() && end == value.data() + value.size()) {
-        stream->content_length = length;
+      if (const auto length = parse_whole<std::uint64_t>(value)) {
+        stream->content_length = *length;
       }
     } else if (!name.starts_with(':')) {
       stream->parser.take_field(name, value);

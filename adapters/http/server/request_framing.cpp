@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,7 @@
 #include <boost/url/parse.hpp>
 
 #include "adapters/http/api/ascii.hpp"
-#include "adapters/http/server/beast_messages.hpp"
+#include "adapters/http/api/error_response.hpp"
 
 namespace petstore::adapters::http {
 namespace {
@@ -211,6 +212,27 @@ HeadVerdict check_head(const RequestParser& head) {
     verdict.close_after = verdict.refusal.has_value() || head.version() < 11;
   }
   return verdict;
+}
+
+std::optional<HttpResponse> response_to_read_error(const boost::system::error_code& error) {
+  if (error == bhttp::error::header_limit) {
+    return refusal(431, "request_header_fields_too_large",
+                   "the request headers (or a chunked body's trailer fields) are larger than the "
+                   "server accepts");
+  }
+  if (error == bhttp::error::body_limit) {
+    return refusal(413, "payload_too_large", "the request body is larger than the server accepts");
+  }
+  if (error == bhttp::error::bad_chunk || error == bhttp::error::bad_chunk_extension) {
+    return refusal(400, "invalid_parameter",
+                   "the chunked body is malformed, or a chunk-size line is longer than " +
+                       std::to_string(max_chunk_line_bytes) + " bytes");
+  }
+  if (error.category() == bhttp::make_error_code(bhttp::error::bad_method).category() &&
+      error != bhttp::error::end_of_stream && error != bhttp::error::partial_message) {
+    return refusal(400, "invalid_parameter", "the request is not valid HTTP/1.1");
+  }
+  return std::nullopt;
 }
 
 }  // namespace petstore::adapters::http

@@ -60,4 +60,9 @@ struct HeadVerdict {
 // framing is suspect, so the connection closes after the answer). An unknown coding is 501.
 [[nodiscard]] HeadVerdict check_head(const RequestParser& head);
 
+// response_to_read_error: the answer to a request that failed to be read with `error` (431, 413
+// or 400), or nullopt when the client is gone or too slow and deserves no answer.
+[[nodiscard]] std::optional<HttpResponse> response_to_read_error(
+    const boost::system::error_code& error);
+
 }  // namespace petstore::adapters::http

@@ -25,8 +25,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "adapters/http/api/error_response.hpp"
 #include "adapters/http/api/http_message.hpp"
-#include "adapters/http/server/beast_messages.hpp"
 
 namespace petstore::adapters::http {
 

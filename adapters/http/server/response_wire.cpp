@@ -148,21 +148,13 @@ void write_head(std::string& out, const HttpResponse& response, const ResponseFr
 }  // namespace
 
 bool compressible(const HttpResponse& response) {
-  if (response.body.size() <= gzip_threshold_bytes || response.status < 200 ||
-      response.status == 204 || response.status == 304) {
-    return false;
-  }
-  for (const auto& [name, value] : response.headers) {
-    if (name.text() == "Content-Encoding" || name.text() == "ETag") {
-      return false;
-    }
-  }
-  return true;
+  return response.body.size() > gzip_threshold_bytes && has_content_length(response.status) &&
+         !response.header("Content-Encoding") && !response.header("ETag");
 }
 
 SentContent sent_content(const HttpResponse& response,
                          std::optional<std::string_view> accept_encoding) {
-  if (response.body.size() <= gzip_threshold_bytes || !compressible(response)) {
+  if (!compressible(response)) {
     return SentContent{response.body, false, false};
   }
   if (accept_encoding && accepts_gzip(*accept_encoding)) {

@@ -22,11 +22,10 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include "adapters/http/api/random_hex.hpp"
 #include "adapters/http/api/trace_context.hpp"
-#include "adapters/http/server/beast_messages.hpp"
 #include "adapters/http/server/connection_state.hpp"
 #include "adapters/http/server/exchange_watch.hpp"
+#include "adapters/http/server/request_framing.hpp"
 #include "adapters/http/server/request_reader.hpp"
 #include "adapters/http/server/response_slot.hpp"
 #include "adapters/http/server/response_wire.hpp"

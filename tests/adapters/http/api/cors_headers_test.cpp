@@ -1,10 +1,12 @@
-// The CORS policy as fields (cors_headers.hpp), without sockets: a listed origin's preflight is
+// The CORS policy as fields (cors_policy.hpp), without sockets: a listed origin's preflight is
 // answered and its responses made readable; a request with two Origin fields has no origin, even
 // when both are listed, so it gets only Vary and its preflight is routed as any other request.
 
-#include "adapters/http/api/cors_headers.hpp"
-
 #include <gtest/gtest.h>
+
+#include "adapters/http/api/cors_policy.hpp"
+#include "adapters/http/api/http_message.hpp"
+#include "adapters/http/api/routes.hpp"
 
 namespace petstore::tests {
 namespace {

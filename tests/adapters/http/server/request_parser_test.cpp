@@ -107,7 +107,7 @@ TEST(RequestParser, JoinsEveryAcceptEncodingInOrder) {
 }
 
 // Origin is no list: a browser sends one. The parser keeps the first and notes the second, for
-// cors_headers to believe neither.
+// the CORS fields to believe neither.
 TEST(RequestParser, NotesASecondOrigin) {
   const auto parsed = parse(get("Origin: https://a.test\r\norigin: https://b.test\r\n"));
   EXPECT_EQ(parsed->parser.request().origin, "https://a.test");
