@@ -3,7 +3,6 @@
 #include <iostream>
 #include <string_view>
 
-#include "adapters/auth/api_key_generator.hpp"
 #include "adapters/auth/key_digest.hpp"
 #include "adapters/auth/key_file_admin.hpp"
 #include "adapters/cli/data_tools.hpp"

@@ -67,10 +67,10 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   }
   // PostgresObserver
   void read_served(bool replica, std::string_view reason) override {
-    metrics_.reads().served(replica, reason);
+    metrics_.read_served(replica, reason);
   }
   // PostgresObserver
-  void position_queried() override { metrics_.reads().position_queried(); }
+  void position_queried() override { metrics_.position_queried(); }
   // PostgresObserver
   void replica_changed(std::string_view replica, std::string_view reason) override {
     if (reason.empty()) {
@@ -83,7 +83,7 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   void replica_refused(std::string_view replica, postgres::ReplicaRefusal refusal,
                        std::string_view detail) override {
     const auto reason = postgres::to_string(refusal);
-    metrics_.reads().replica_refused(reason);
+    metrics_.replica_refused(reason);
     // A primary listed among the replicas (every node of a cluster, say) is no fault, and one
     // not yet on the primary's timeline may only need to follow it; another cluster or database
     // is a wrong URL.

@@ -7,11 +7,10 @@
 #include <map>
 #include <thread>
 #include <utility>
-#include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "bootstrap/storage_flag.hpp"
+#include "bootstrap/word_flag.hpp"
 
 namespace petstore::bootstrap {
 namespace {
@@ -58,45 +57,20 @@ CLI::Option* with_units(CLI::Option* option, const std::string& variable,
       ->capture_default_str();
 }
 
-// add_word_flag: `flag WORD`, one of `words`, bound to the enum `value` as add_storage_flag binds
-// --storage: the word is checked first (the refusal reads "bogus not in {json,text}"), then made
-// the enum by a transform that --help does not show; the word of `value` is the default shown.
-template <class Enum>
-CLI::Option* add_word_flag(CLI::App& serve, const std::string& flag, Enum& value,
-                           const std::vector<std::pair<std::string, Enum>>& words,
-                           const std::string& help) {
-  std::vector<std::string> names;
-  std::string shown;
-  for (const auto& [name, each] : words) {
-    names.push_back(name);
-    shown = each == value ? name : shown;
-  }
-  return serve.add_option(flag, value, help)
-      ->transform(CLI::CheckedTransformer(words).description(""))
-      ->transform(CLI::IsMember(names))
-      ->type_name("TEXT")
-      ->default_str(shown);
-}
-
-// A CLI11 check that reads the value as the option will be read, so a bad range is named with
-// its flag at parse time (exit 2).
-CLI::Validator trusted_proxy_ranges() {
+// parsed_into: a check that reads the value as the option will be read (`Parsed::parse`), so a
+// bad one is named with its flag at parse time (exit 2); what it read is kept in `into`.
+template <class Parsed>
+CLI::Validator parsed_into(Parsed& into, const std::string& shape) {
   return CLI::Validator(
-      [](const std::string& value) -> std::string {
-        const auto parsed = adapters::http::TrustedProxies::parse(value);
-        return parsed ? "" : parsed.error().message;
+      [&into](const std::string& value) -> std::string {
+        auto parsed = Parsed::parse(value);
+        if (!parsed) {
+          return parsed.error().message;
+        }
+        into = std::move(*parsed);
+        return "";
       },
-      "CIDR,...");
-}
-
-// Likewise for --cors-origins: each entry an origin (scheme://host[:port]).
-CLI::Validator cors_origin_list() {
-  return CLI::Validator(
-      [](const std::string& value) -> std::string {
-        const auto parsed = adapters::http::CorsPolicy::parse(value);
-        return parsed ? "" : parsed.error().message;
-      },
-      "ORIGIN,...");
+      shape);
 }
 
 // The listening socket, TLS, keys and who may call.
@@ -145,18 +119,20 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
       .add_option("--trusted-proxies", flags.trusted_proxies,
                   "Proxies (CIDR,...) whose X-Forwarded-For names the client")
       ->envname("PETSTORE_TRUSTED_PROXIES")
-      ->check(trusted_proxy_ranges());
+      ->check(parsed_into(options.trusted_proxies, "CIDR,..."));
   serve
       .add_option("--cors-origins", flags.cors_origins,
                   "Origins (scheme://host[:port],...) whose browser pages may call the API (CORS)")
       ->envname("PETSTORE_CORS_ORIGINS")
-      ->check(cors_origin_list());
+      ->check(parsed_into(options.cors, "ORIGIN,..."));
 }
 
 void add_storage_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags) {
-  add_storage_flag(serve, options.storage,
-                   {StorageKind::memory, StorageKind::lmdb, StorageKind::postgres},
-                   "Where pets are kept: memory, lmdb or postgres")
+  add_word_flag(serve, "--storage", options.storage,
+                {{"memory", StorageKind::memory},
+                 {"lmdb", StorageKind::lmdb},
+                 {"postgres", StorageKind::postgres}},
+                "Where pets are kept: memory, lmdb or postgres")
       ->envname("PETSTORE_STORAGE");
   serve.add_option("--data-dir", options.data_dir, "LMDB data directory (created when missing)")
       ->envname("PETSTORE_DATA_DIR")
@@ -256,7 +232,7 @@ void apply_serve_flags(const ServeFlags& flags, ServeOptions& options) {
     options.postgres.pool_size = std::size_t{2} * options.threads;
   }
   // One clock for a storage call, from the request to the database: --storage-timeout, or its
-  // alias when only the alias was given (parse_command_line refused the two disagreeing).
+  // alias when only the alias was given (run refused the two disagreeing).
   const bool alias_only =
       flags.storage_timeout_given->count() == 0 && flags.database_timeout_given->count() > 0;
   const double storage_timeout = alias_only ? flags.database_timeout : flags.storage_timeout;
@@ -267,14 +243,6 @@ void apply_serve_flags(const ServeFlags& flags, ServeOptions& options) {
   options.limits.storage_timeout = from_seconds(storage_timeout);
   options.drain_delay = from_seconds(flags.drain_delay);
   options.lmdb.data_dir = options.data_dir;
-  // Checked while parsing (trusted_proxy_ranges).
-  if (auto proxies = adapters::http::TrustedProxies::parse(flags.trusted_proxies)) {
-    options.trusted_proxies = std::move(*proxies);
-  }
-  // Checked while parsing (cors_origin_list).
-  if (auto cors = adapters::http::CorsPolicy::parse(flags.cors_origins)) {
-    options.cors = std::move(*cors);
-  }
 }
 
 }  // namespace petstore::bootstrap

@@ -21,6 +21,8 @@ struct ServeFlags {
   // --database-timeout is an alias of --storage-timeout (one clock): which were given.
   const CLI::Option* storage_timeout_given = nullptr;
   const CLI::Option* database_timeout_given = nullptr;
+  // What CLI11 binds --trusted-proxies and --cors-origins to; their checks keep what they parsed
+  // in ServeOptions.
   std::string trusted_proxies;
   std::string cors_origins;
 

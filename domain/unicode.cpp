@@ -37,10 +37,6 @@ std::size_t valid_utf8_prefix(std::string_view text) noexcept {
   return size;
 }
 
-bool is_valid_utf8(std::string_view text) noexcept {
-  return valid_utf8_prefix(text) == text.size();
-}
-
 int hex_digit(char c) noexcept {
   if (c >= '0' && c <= '9') {
     return c - '0';

@@ -19,8 +19,6 @@ namespace petstore::domain::unicode {
 // decode_next judges it): the offset of the first bad byte, or text.size() when there is none.
 [[nodiscard]] std::size_t valid_utf8_prefix(std::string_view text) noexcept;
 
-[[nodiscard]] bool is_valid_utf8(std::string_view text) noexcept;
-
 // hex_digit: the value of an ASCII hex digit (either case), or -1 for any other character.
 [[nodiscard]] int hex_digit(char c) noexcept;
 

@@ -1,11 +1,13 @@
 #include "adapters/auth/key_digest.hpp"
 
+#include <iterator>
+
+#include <boost/algorithm/hex.hpp>
 #include <openssl/evp.h>
 
 namespace petstore::adapters::auth {
 namespace {
 
-constexpr std::string_view hex_digits = "0123456789abcdef";
 constexpr std::size_t principal_hex_digits = 12;
 
 std::optional<unsigned char> hex_value(char digit) noexcept {
@@ -36,11 +38,7 @@ domain::Result<KeyDigest> sha256(std::string_view text) {
 
 std::string to_hex(const KeyDigest& digest) {
   std::string hex;
-  hex.reserve(digest.size() * 2);
-  for (const unsigned char byte : digest) {
-    hex.push_back(hex_digits[byte >> 4U]);
-    hex.push_back(hex_digits[byte & 0x0FU]);
-  }
+  boost::algorithm::hex_lower(digest.begin(), digest.end(), std::back_inserter(hex));
   return hex;
 }
 

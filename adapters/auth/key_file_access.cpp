@@ -1,15 +1,56 @@
 #include "adapters/auth/key_file_access.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
 
-#include "adapters/auth/posix_file.hpp"
 #include "adapters/files/unique_fd.hpp"
 
 namespace petstore::adapters::auth {
 namespace {
+
+domain::Error too_large(const std::filesystem::path& file) {
+  static_assert(max_key_file_size % (1U << 20U) == 0, "the message says MiB");
+  return domain::invalid_argument(
+      "api-keys", "refusing API key file " + file.string() + ": it is larger than " +
+                      std::to_string(max_key_file_size >> 20U) + " MiB");
+}
+
+// read_all: every byte from `fd` up to end of file (retrying on EINTR and short reads), or
+// too_large as soon as there are more than max_key_file_size. `expected_size` (from fstat) only
+// sizes the buffer.
+domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
+                                     std::size_t expected_size) {
+  constexpr std::size_t min_chunk = std::size_t{64} * 1024;
+  std::string text;
+  // One byte past the expected end, so that end of file is seen without growing the buffer.
+  text.resize(std::min(expected_size, max_key_file_size) + 1);
+  std::size_t size = 0;
+  for (;;) {
+    if (text.size() - size < min_chunk / 4) {
+      text.resize(std::min(std::max(text.size() * 2, min_chunk), max_key_file_size + 1));
+    }
+    const ssize_t count = ::read(fd, text.data() + size, text.size() - size);
+    if (count < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return io_error("cannot read", file, errno);
+    }
+    if (count == 0) {
+      text.resize(size);
+      return text;
+    }
+    size += static_cast<std::size_t>(count);
+    if (size > max_key_file_size) {
+      return too_large(file);
+    }
+  }
+}
 
 std::string_view type_of(mode_t mode) noexcept {
   if (S_ISFIFO(mode)) {
@@ -57,6 +98,12 @@ domain::Result<std::vector<std::string>> check_key_file_mode(const std::filesyst
 
 }  // namespace
 
+domain::Error io_error(std::string_view what, const std::filesystem::path& file, int error_number) {
+  return domain::make_error(domain::ErrorCode::unavailable, "api-keys",
+                            std::string(what) + " " + file.string() + ": " +
+                                std::system_category().message(error_number));
+}
+
 domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file) {
   // The type is checked before opening: opening a FIFO waits for a writer (forever, if none
   // comes), and opening a device can act on it.
@@ -84,9 +131,9 @@ domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file)
     return warnings.error();
   }
   if (status.st_size > static_cast<off_t>(max_key_file_size)) {
-    return too_large(file, max_key_file_size);  // read_all checks again: the file may grow
+    return too_large(file);  // read_all checks again: the file may grow
   }
-  auto text = read_all(fd.get(), file, max_key_file_size, static_cast<std::size_t>(status.st_size));
+  auto text = read_all(fd.get(), file, static_cast<std::size_t>(status.st_size));
   if (!text) {
     return text.error();
   }
@@ -128,6 +175,11 @@ domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file, b
     locked.warnings = std::move(*warnings);
     return locked;
   }
+}
+
+domain::Result<std::string> read_locked(const LockedKeyFile& locked,
+                                        const std::filesystem::path& file) {
+  return read_all(locked.fd.get(), file, static_cast<std::size_t>(locked.status.st_size));
 }
 
 }  // namespace petstore::adapters::auth

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct KeyFileContents {
   std::string text;
   std::vector<std::string> warnings;
 };
+
+// io_error: unavailable (field "api-keys"), "<what> <path>: <errno text>", for the operator.
+[[nodiscard]] domain::Error io_error(std::string_view what, const std::filesystem::path& file,
+                                     int error_number);
 
 // max_key_file_size: the largest key file read, 64 MiB: about 900,000 keys, far more than any
 // deployment needs, and small enough that a reload reads and parses it in about a second.
@@ -45,5 +50,10 @@ struct LockedKeyFile {
 // that replaced the file meanwhile makes this open the new one. Errors as read_key_file's.
 [[nodiscard]] domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file,
                                                           bool create);
+
+// read_locked: the whole of a locked key file (`file` its path, for errors), refused as
+// read_key_file refuses one past max_key_file_size.
+[[nodiscard]] domain::Result<std::string> read_locked(const LockedKeyFile& locked,
+                                                      const std::filesystem::path& file);
 
 }  // namespace petstore::adapters::auth

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "adapters/cli/export_output.hpp"
 #include "adapters/cli/progress_bar.hpp"
+#include "adapters/files/atomic_file_writer.hpp"
 #include "adapters/jsonl/jsonl_pet_codec.hpp"
 #include "adapters/jsonl/jsonl_pet_reader.hpp"
 #include "application/export_pets.hpp"
@@ -21,6 +21,7 @@ namespace petstore::adapters::cli {
 namespace {
 
 namespace fs = std::filesystem;
+namespace files = adapters::files;
 
 constexpr std::size_t max_problems_shown = 10;
 // Inputs from this size up get a progress bar (on a terminal); smaller ones finish too quickly
@@ -47,6 +48,40 @@ std::uint64_t input_size(const std::optional<fs::path>& in) {
   }
   return static_cast<std::uint64_t>(info.st_size);
 }
+
+// ExportOutput: where `petstore export` writes: standard output, or a file written through
+// AtomicFileWriter (mode 0600, renamed over FILE only once complete and synced), so that a failed
+// export never leaves a truncated file where a complete one is expected.
+struct ExportOutput {
+  static constexpr std::size_t buffer_limit = 1 << 20;
+  std::string name = "standard output";
+  std::optional<files::AtomicFileWriter> file;  // absent: standard output
+  std::string buffer;
+  int error = 0;  // errno of the first failed write
+
+  // write: appends `bytes`, buffered; false once a write has failed (commit then says why).
+  bool write(std::string_view bytes) {
+    buffer += bytes;
+    return buffer.size() < buffer_limit || flush();
+  }
+  bool flush() {
+    if (error == 0) {
+      const auto written = file ? file->write(buffer) : files::write_all(STDOUT_FILENO, buffer);
+      error = written ? 0 : written.error().error_number;
+    }
+    buffer.clear();
+    return error == 0;
+  }
+  // commit: flushes; for a file also syncs it and renames it into place. Why not, if it fails.
+  std::optional<std::string> commit() {
+    if (!flush()) {
+      return "cannot write " + name + ": " + std::strerror(error);
+    }
+    auto committed = file ? file->commit() : files::FileResult<void>();
+    return committed ? std::nullopt
+                     : std::optional("cannot write " + name + ": " + committed.error().message());
+  }
+};
 
 std::string plural(std::size_t count, const std::string& one, const std::string& many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);
@@ -92,23 +127,34 @@ void report(std::string_view line) { std::cerr << "petstore: " << line << '\n'; 
 
 int export_pets(const ports::PetArchive& archive, const std::optional<fs::path>& out,
                 std::string_view store) {
-  auto output = ExportOutput::open(out);
-  if (!output) {
-    report(output.error().message);
-    return 1;
+  ExportOutput output;
+  if (!is_stdio(out)) {
+    output.name = out->string();
+    std::error_code ec;
+    if (fs::is_directory(*out, ec)) {
+      report("cannot write " + output.name + ": it is a directory");
+      return 1;
+    }
+    auto file = files::AtomicFileWriter::create(*out);
+    if (!file) {
+      report("cannot write " + output.name + ": " + file.error().message());
+      return 1;
+    }
+    output.file.emplace(std::move(*file));
   }
+  output.buffer.reserve(ExportOutput::buffer_limit + 4096);
   std::string line;
   auto exported = application::ExportPets(archive)([&](const domain::Pet& pet) {
     line.clear();
     jsonl::append_pet_line(line, pet);
-    return (*output)->write(line);
+    return output.write(line);
   });
   if (!exported) {
     report(exported.error().message);
     return 1;
   }
-  if (auto committed = (*output)->commit(); !committed) {
-    report(committed.error().message);
+  if (const auto failed = output.commit()) {
+    report(*failed);
     return 1;
   }
   report("exported " + plural(exported->pets, "pet", "pets") + " from " + std::string(store));

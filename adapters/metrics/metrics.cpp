@@ -10,25 +10,11 @@ namespace petstore::adapters::metrics {
 namespace {
 
 // Shortest round-trip digits without an exponent: le="0.000025", as Prometheus clients write it.
-void append_number(std::string& out, double value) {
+std::string number_text(double value) {
   std::array<char, 400> text{};  // room for any fixed-notation double
   const auto [end, error] =
       std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-  out.append(text.data(), error == std::errc{} ? end : text.data());
-}
-
-void append_header(std::string& out, std::string_view name, std::string_view type,
-                   std::string_view help) {
-  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
-  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
-}
-
-// append_scalar: a metric of one unlabelled sample, its HELP and TYPE lines first.
-template <class Value>
-void append_scalar(std::string& out, std::string_view name, std::string_view type,
-                   std::string_view help, Value value) {
-  append_header(out, name, type, help);
-  out.append(name).append(" ").append(std::to_string(value)).append("\n");
+  return {text.data(), error == std::errc{} ? end : text.data()};
 }
 
 // Label values here are fixed literals or build strings; escaped all the same, as the format asks.
@@ -48,6 +34,27 @@ std::string escape_label(std::string_view value) {
 }
 
 }  // namespace
+
+void append_header(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+}
+
+void append_sample(std::string& out, std::string_view name, std::string_view labels,
+                   std::string_view value) {
+  out.append(name);
+  if (!labels.empty()) {
+    out.append("{").append(labels).append("}");
+  }
+  out.append(" ").append(value).append("\n");
+}
+
+void append_scalar(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, std::string_view value) {
+  append_header(out, name, type, help);
+  append_sample(out, name, "", value);
+}
 
 void Histogram::observe(std::chrono::nanoseconds duration) {
   Counts& mine = counts_.mine();
@@ -72,23 +79,20 @@ void Histogram::append_exposition(std::string& out, std::string_view name,
   const std::uint64_t count = counts_.sum(
       [](const Counts& counts) { return counts.count.load(std::memory_order_relaxed); });
   std::uint64_t cumulative = 0;
+  const std::string bucket = std::string(name) + "_bucket";
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     cumulative = std::min(count, cumulative + counts_.sum([i](const Counts& counts) {
       return counts.buckets.at(i).load(std::memory_order_relaxed);
     }));
-    out.append(name).append("_bucket{").append(prefix).append("le=\"");
-    append_number(out, bounds.at(i));
-    out.append("\"} ").append(std::to_string(cumulative)).append("\n");
+    append_sample(out, bucket, prefix + "le=\"" + number_text(bounds.at(i)) + "\"",
+                  std::to_string(cumulative));
   }
-  out.append(name).append("_bucket{").append(prefix).append("le=\"+Inf\"} ");
-  out.append(std::to_string(count)).append("\n");
-  const auto braces = labels.empty() ? std::string() : "{" + std::string(labels) + "}";
-  out.append(name).append("_sum").append(braces).append(" ");
+  append_sample(out, bucket, prefix + "le=\"+Inf\"", std::to_string(count));
   const std::uint64_t sum = counts_.sum(
       [](const Counts& counts) { return counts.sum_nanoseconds.load(std::memory_order_relaxed); });
-  append_number(out, static_cast<double>(sum) / 1e9);
-  out.append("\n").append(name).append("_count").append(braces).append(" ");
-  out.append(std::to_string(count)).append("\n");
+  append_sample(out, std::string(name) + "_sum", labels,
+                number_text(static_cast<double>(sum) / 1e9));
+  append_sample(out, std::string(name) + "_count", labels, std::to_string(count));
 }
 
 Metrics::Metrics(BuildInfo build, std::span<const std::string_view> operations)
@@ -139,15 +143,11 @@ std::string Metrics::exposition() const {
                                    return counts.at(index).load(std::memory_order_relaxed);
                                  });
         if (value != 0) {
-          out.append("petstore_http_requests_total{operation=\"")
-              .append(escape_label(operation.name))
-              .append("\",protocol=\"")
-              .append(protocols.at(by_protocol))
-              .append("\",status=\"")
-              .append(std::to_string(status))
-              .append("\"} ")
-              .append(std::to_string(value))
-              .append("\n");
+          append_sample(out, "petstore_http_requests_total",
+                        "operation=\"" + escape_label(operation.name) + "\",protocol=\"" +
+                            std::string(protocols.at(by_protocol)) + "\",status=\"" +
+                            std::to_string(status) + "\"",
+                        std::to_string(value));
         }
       }
     }
@@ -160,12 +160,13 @@ std::string Metrics::exposition() const {
   }
   append_scalar(
       out, "petstore_http_requests_in_flight", "gauge", "Requests read and not yet answered.",
-      in_flight_.sum([](const auto& count) { return count.load(std::memory_order_relaxed); }));
+      std::to_string(
+          in_flight_.sum([](const auto& count) { return count.load(std::memory_order_relaxed); })));
   append_scalar(out, "petstore_http_connections_open", "gauge", "Open client connections.",
-                connections_open_.load(std::memory_order_relaxed));
+                std::to_string(connections_open_.load(std::memory_order_relaxed)));
   if (pets_stored_known_.load(std::memory_order_acquire)) {
     append_scalar(out, "petstore_pets_stored", "gauge", "Pets in storage.",
-                  pets_stored_.load(std::memory_order_relaxed));
+                  std::to_string(pets_stored_.load(std::memory_order_relaxed)));
   }
   append_header(out, "petstore_storage_commit_seconds", "histogram",
                 "Time of one storage commit (a group of creates, synced).");
@@ -175,20 +176,22 @@ std::string Metrics::exposition() const {
   }
   if (log_lines_dropped_) {
     append_scalar(out, "petstore_log_lines_dropped_total", "counter",
-                  "Log lines dropped because stdout was not being read.", log_lines_dropped_());
+                  "Log lines dropped because stdout was not being read.",
+                  std::to_string(log_lines_dropped_()));
   }
   append_header(out, "petstore_build_info", "gauge", "Always 1; the labels name the build.");
-  out.append("petstore_build_info{version=\"")
-      .append(escape_label(build_.version))
-      .append("\",revision=\"")
-      .append(escape_label(build_.revision))
-      .append("\"} 1\n");
+  append_sample(out, "petstore_build_info",
+                "version=\"" + escape_label(build_.version) + "\",revision=\"" +
+                    escape_label(build_.revision) + "\"",
+                "1");
   append_process_metrics(out);
   return out;
 }
 
 void Metrics::append_database(std::string& out) const {
-  const auto load = [](const auto& value) { return value.load(std::memory_order_relaxed); };
+  const auto load = [](const auto& value) {
+    return std::to_string(value.load(std::memory_order_relaxed));
+  };
   append_scalar(out, "petstore_database_connections_open", "gauge",
                 "Database connections open (connected and set up).", load(database_open_));
   append_scalar(out, "petstore_database_connections_in_use", "gauge",
@@ -203,17 +206,23 @@ void Metrics::append_database(std::string& out) const {
                 "Open database connections that broke.", load(database_lost_));
   append_scalar(out, "petstore_database_reconnects_total", "counter",
                 "Database connections made again after failing.", load(database_reconnects_));
-  reads_.append_exposition(out);
+  append_header(out, "petstore_storage_reads_total", "counter",
+                "Gets and lists answered by a replica, or by the primary and why not a replica.");
+  append_sample(out, "petstore_storage_reads_total", "served_by=\"replica\",reason=\"\"",
+                load(replica_reads_));
+  primary_reads_.append_samples(out, "petstore_storage_reads_total",
+                                "served_by=\"primary\",reason=");
+  append_scalar(out, "petstore_storage_freshness_queries_total", "counter",
+                "Flush-position queries sent to the primary so that replicas serve fresh reads.",
+                load(freshness_queries_));
+  append_header(out, "petstore_storage_replica_refusals_total", "counter",
+                "Replicas found not to replay the primary's history (or to be no replica), once "
+                "per finding until trusted again.");
+  replica_refusals_.append_samples(out, "petstore_storage_replica_refusals_total", "reason=");
   append_header(out, "petstore_storage_commit_outcomes_resolved_total", "counter",
                 "Create batches whose COMMIT's answer was lost, by the outcome learned after.");
-  const std::array<std::string_view, 3> outcomes{"committed", "not_committed", "unknown"};
-  for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    out.append("petstore_storage_commit_outcomes_resolved_total{outcome=\"")
-        .append(outcomes[i])
-        .append("\"} ")
-        .append(std::to_string(commits_resolved_[i].load(std::memory_order_relaxed)))
-        .append("\n");
-  }
+  commits_resolved_.append_samples(out, "petstore_storage_commit_outcomes_resolved_total",
+                                   "outcome=");
 }
 
 }  // namespace petstore::adapters::metrics

@@ -4,6 +4,7 @@
 // record at any time; a scrape reads them without stopping anyone. Labels are operation names,
 // protocols and status codes only: nothing a client sends, and never a key, reaches a label.
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -17,10 +18,41 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/metrics/read_routing.hpp"
 #include "adapters/metrics/shards.hpp"
 
 namespace petstore::adapters::metrics {
+
+// The text format's lines (metrics.cpp, process_metrics.cpp): a metric's HELP and TYPE lines; one
+// sample, `name{labels} value` (no braces when `labels` is empty); both, for a one-sample metric.
+void append_header(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help);
+void append_sample(std::string& out, std::string_view name, std::string_view labels,
+                   std::string_view value);
+void append_scalar(std::string& out, std::string_view name, std::string_view type,
+                   std::string_view help, std::string_view value);
+
+// WordCounts: a lock-free counter for each word of a fixed set, as an adapter names its reasons;
+// a word outside the set counts as the last one, so that nothing else ever becomes a label.
+template <std::size_t N>
+class WordCounts {
+ public:
+  explicit WordCounts(const std::array<std::string_view, N>& words) : words_(words) {}
+  void add(std::string_view word) {
+    const auto slot = std::find(words_.begin(), words_.end() - 1, word) - words_.begin();
+    counts_.at(static_cast<std::size_t>(slot)).fetch_add(1, std::memory_order_relaxed);
+  }
+  // append_samples: `name{labels"WORD"} COUNT` for each word in order (`labels` ends in `=`).
+  void append_samples(std::string& out, std::string_view name, std::string_view labels) const {
+    for (std::size_t i = 0; i < N; ++i) {
+      append_sample(out, name, std::string(labels) + '"' + std::string(words_.at(i)) + '"',
+                    std::to_string(counts_.at(i).load(std::memory_order_relaxed)));
+    }
+  }
+
+ private:
+  std::array<std::string_view, N> words_;
+  std::array<std::atomic<std::uint64_t>, N> counts_{};
+};
 
 // Histogram: cumulative-bucket latency histogram in seconds, lock-free, a slot a thread
 // (shards.hpp). Buckets from 25 us (a read takes about 10 us of CPU) to 10 s in 1-2.5-5 steps
@@ -89,14 +121,24 @@ class Metrics {
   void database_query_finished(std::chrono::nanoseconds took) { database_queries_.observe(took); }
   void database_connection_lost() { database_lost_.fetch_add(1, std::memory_order_relaxed); }
   void database_reconnected() { database_reconnects_.fetch_add(1, std::memory_order_relaxed); }
-  // reads: where gets and lists went (replica or primary), shown with the database's metrics.
-  [[nodiscard]] ReadRouting& reads() { return reads_; }
+  // read_served: one get or list answered by a replica (`replica`) or by the primary for `reason`
+  // (PostgresObserver::read_served's words).
+  void read_served(bool replica, std::string_view reason) {
+    if (replica) {
+      replica_reads_.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      primary_reads_.add(reason);
+    }
+  }
+  // position_queried: one flush-position query sent to the primary to keep replica reads fresh
+  // (their ratio to reads is the freshness cost).
+  void position_queried() { freshness_queries_.fetch_add(1, std::memory_order_relaxed); }
+  // replica_refused: a replica's check found it does not replay the primary's history
+  // (ReplicaRefusal's words).
+  void replica_refused(std::string_view refusal) { replica_refusals_.add(refusal); }
   // storage_commit_resolved: a batch whose COMMIT's answer was lost was resolved with `outcome`
   // ("committed", "not_committed", anything else counts as "unknown").
-  void storage_commit_resolved(std::string_view outcome) {
-    const std::size_t slot = outcome == "committed" ? 0 : outcome == "not_committed" ? 1 : 2;
-    commits_resolved_[slot].fetch_add(1, std::memory_order_relaxed);
-  }
+  void storage_commit_resolved(std::string_view outcome) { commits_resolved_.add(outcome); }
 
   // set_log_lines_dropped: where the count of log lines dropped (stdout not being read) is read
   // at scrape time; unset, the metric is absent.
@@ -139,8 +181,13 @@ class Metrics {
   Histogram database_queries_;
   std::atomic<std::uint64_t> database_lost_{0};
   std::atomic<std::uint64_t> database_reconnects_{0};
-  ReadRouting reads_;
-  std::array<std::atomic<std::uint64_t>, 3> commits_resolved_{};  // committed, not, unknown
+  std::atomic<std::uint64_t> replica_reads_{0};
+  WordCounts<4> primary_reads_{
+      {"no_replica", "replica_down", "replica_lagging", "position_unknown"}};
+  std::atomic<std::uint64_t> freshness_queries_{0};
+  WordCounts<4> replica_refusals_{
+      {"not_a_replica", "other_cluster", "other_database", "other_timeline"}};
+  WordCounts<3> commits_resolved_{{"committed", "not_committed", "unknown"}};
   std::function<std::uint64_t()> log_lines_dropped_;
 };
 

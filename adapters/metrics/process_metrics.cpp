@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "adapters/metrics/metrics.hpp"
+
 namespace petstore::adapters::metrics {
 namespace {
 
@@ -84,13 +86,6 @@ std::optional<std::uint64_t> open_fds() {
   return count > 0 ? count - 1 : 0;  // the directory's own descriptor, open while counting
 }
 
-void append_sample(std::string& out, std::string_view name, std::string_view type,
-                   std::string_view help, const std::string& value) {
-  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
-  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
-  out.append(name).append(" ").append(value).append("\n");
-}
-
 std::string seconds_text(double seconds) {
   std::ostringstream text;
   text.precision(15);
@@ -104,28 +99,28 @@ void append_process_metrics(std::string& out) {
   const auto ticks_per_second = static_cast<double>(::sysconf(_SC_CLK_TCK));
   const auto page_bytes = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   if (const auto stat = read_stat(); stat && ticks_per_second > 0) {
-    append_sample(out, "process_cpu_seconds_total", "counter",
+    append_scalar(out, "process_cpu_seconds_total", "counter",
                   "Total user and system CPU time spent in seconds.",
                   seconds_text(static_cast<double>(stat->user_ticks + stat->system_ticks) /
                                ticks_per_second));
-    append_sample(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+    append_scalar(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
                   std::to_string(stat->virtual_bytes));
-    append_sample(out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+    append_scalar(out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
                   std::to_string(stat->resident_pages * page_bytes));
     if (const auto boot = boot_time_seconds()) {
-      append_sample(out, "process_start_time_seconds", "gauge",
+      append_scalar(out, "process_start_time_seconds", "gauge",
                     "Start time of the process since unix epoch in seconds.",
                     seconds_text(static_cast<double>(*boot) +
                                  static_cast<double>(stat->start_ticks) / ticks_per_second));
     }
   }
   if (const auto fds = open_fds()) {
-    append_sample(out, "process_open_fds", "gauge", "Number of open file descriptors.",
+    append_scalar(out, "process_open_fds", "gauge", "Number of open file descriptors.",
                   std::to_string(*fds));
   }
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) == 0) {
-    append_sample(out, "process_max_fds", "gauge", "Maximum number of open file descriptors.",
+    append_scalar(out, "process_max_fds", "gauge", "Maximum number of open file descriptors.",
                   std::to_string(limit.rlim_cur));
   }
 }

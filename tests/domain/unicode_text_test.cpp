@@ -12,10 +12,11 @@ namespace petstore::tests {
 namespace {
 
 using domain::unicode::hex_digit;
-using domain::unicode::is_valid_utf8;
 using domain::unicode::lone_high_surrogate_escape_end;
 using domain::unicode::valid_utf8_prefix;
 constexpr auto none = std::string_view::npos;
+
+bool is_valid_utf8(std::string_view text) { return valid_utf8_prefix(text) == text.size(); }
 
 TEST(UnicodeText, Utf8ValidityIsDecodeNextOverTheWholeText) {
   EXPECT_TRUE(is_valid_utf8(""));

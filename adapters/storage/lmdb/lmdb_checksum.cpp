@@ -1,25 +1,9 @@
 #include "adapters/storage/lmdb/lmdb_checksum.hpp"
 
-#include <array>
+#include <boost/crc.hpp>
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
-
-constexpr std::uint32_t castagnoli_reflected = 0x82F63B78U;
-
-constexpr std::array<std::uint32_t, 256> make_table() {
-  std::array<std::uint32_t, 256> table{};
-  for (std::uint32_t i = 0; i < table.size(); ++i) {
-    std::uint32_t crc = i;
-    for (int bit = 0; bit < 8; ++bit) {
-      crc = (crc & 1U) != 0 ? (crc >> 1U) ^ castagnoli_reflected : crc >> 1U;
-    }
-    table[i] = crc;
-  }
-  return table;
-}
-
-constexpr std::array<std::uint32_t, 256> table = make_table();
 
 // pick: the CPU's fastest path.
 Crc32c pick() noexcept {
@@ -51,11 +35,9 @@ Crc32c crc32c_for_this_cpu() noexcept {
 std::uint32_t crc32c(std::string_view bytes) noexcept { return crc32c_for_this_cpu()(bytes); }
 
 std::uint32_t crc32c_portable(std::string_view bytes) noexcept {
-  std::uint32_t crc = ~0U;
-  for (const char byte : bytes) {
-    crc = table[(crc ^ static_cast<unsigned char>(byte)) & 0xFFU] ^ (crc >> 8U);
-  }
-  return ~crc;
+  boost::crc_optimal<32, 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF, true, true> crc;  // Castagnoli
+  crc.process_bytes(bytes.data(), bytes.size());
+  return crc.checksum();
 }
 
 }  // namespace petstore::adapters::storage::lmdb

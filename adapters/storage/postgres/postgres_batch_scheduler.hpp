@@ -5,6 +5,7 @@
 // waits for company (GroupCommitPacing, the rule LMDB's writer follows too). The pool offers it
 // each idle connection; it keeps no lock of its own: the pool calls it under the pool's lock.
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -52,9 +53,21 @@ class BatchScheduler {
 
   // wait_until: until when the queued creates wait for company; nullopt when they do not (none
   // queued, the writer busy, the last batch alone, or enough of them queued).
-  [[nodiscard]] std::optional<Clock::time_point> wait_until() const;
+  [[nodiscard]] std::optional<Clock::time_point> wait_until() const {
+    if (creates_.empty() || writer_busy_) {
+      return std::nullopt;
+    }
+    return pacing_.wait_until(creates_.size(),
+                              std::max(writer_freed_at_, creates_.front().queued_at));
+  }
   // ready: whether a batch is to go now: creates queued, the writer free, and no wait.
-  [[nodiscard]] bool ready(Clock::time_point now) const;
+  [[nodiscard]] bool ready(Clock::time_point now) const {
+    if (creates_.empty() || writer_busy_) {
+      return false;
+    }
+    const auto until = wait_until();
+    return !until || now >= *until;
+  }
 
   // take: the next batch, which holds the writer slot until its transaction ends (then
   // `finished` runs with its size, on a loop's thread, without the pool's lock). The creates whose
@@ -62,14 +75,32 @@ class BatchScheduler {
   [[nodiscard]] std::optional<Work> take(Clock::time_point now,
                                          std::vector<PendingCreate>& given_up,
                                          std::function<void(std::size_t creates)> finished,
-                                         CommitResolver& resolver);
+                                         CommitResolver& resolver) {
+    std::vector<PendingCreate> batch;
+    while (!creates_.empty() && batch.size() < max_batch) {
+      observer_.connection_waited(now - creates_.front().queued_at);
+      // A create whose caller has given up (answered 503 at the same deadline) is never sent.
+      (creates_.front().deadline <= now ? given_up : batch).push_back(std::move(creates_.front()));
+      creates_.pop_front();
+    }
+    if (batch.empty()) {
+      return std::nullopt;
+    }
+    writer_busy_ = true;
+    return create_batch_work(std::move(batch), std::move(finished), resolver);
+  }
   // freed: the writer slot is free again at `now`; its batch held `creates` and took `took`.
-  void freed(std::size_t creates, Clock::duration took, Clock::time_point now);
+  void freed(std::size_t creates, Clock::duration took, Clock::time_point now) {
+    writer_busy_ = false;
+    pacing_.committed(creates, took);
+    writer_freed_at_ = now;
+  }
 
-  // expire: moves the queued creates whose deadline has passed to `expired`.
-  void expire(Clock::time_point now, Unanswered& expired);
-  // take_all: moves every queued create to `taken`, with `reason`.
-  void take_all(Unanswered& taken, const char* reason);
+  // give_up: moves the queued creates whose deadline is not after `now` (all of them at
+  // time_point::max()) to `taken`, with `reason`.
+  void give_up(Clock::time_point now, Unanswered& taken, const char* reason) {
+    take_due(creates_, now, taken, reason);
+  }
 
  private:
   PostgresObserver& observer_;

@@ -269,16 +269,4 @@ LearnedOutcome learn_commit_outcome(const ConnectTarget& target, const BatchInDo
   return LearnedOutcome{CommitOutcome::unknown, {}, "not learned in time: " + error};
 }
 
-const char* to_string(CommitOutcome outcome) {
-  switch (outcome) {
-    case CommitOutcome::committed:
-      return "committed";
-    case CommitOutcome::not_committed:
-      return "not_committed";
-    case CommitOutcome::unknown:
-      break;
-  }
-  return "unknown";
-}
-
 }  // namespace petstore::adapters::storage::postgres

@@ -2,7 +2,9 @@
 // learn_commit_outcome: what became of a create batch whose COMMIT's answer was lost, asked on a
 // connection of its own (docs/decisions/commit-in-doubt.md).
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stop_token>
@@ -45,6 +47,9 @@ struct LearnedOutcome {
                                                   const BatchInDoubt& batch,
                                                   const std::stop_token& stop);
 
-[[nodiscard]] const char* to_string(CommitOutcome outcome);
+[[nodiscard]] constexpr const char* to_string(CommitOutcome outcome) {
+  constexpr std::array<const char*, 3> names{"committed", "not_committed", "unknown"};
+  return names.at(static_cast<std::size_t>(outcome));
+}
 
 }  // namespace petstore::adapters::storage::postgres

@@ -1,10 +1,8 @@
 #pragma once
-// CommitResolver: resolves create batches whose COMMIT's answer was lost with their connection,
-// on the adapter's background worker (rare: only a lost connection makes one), within the batch's
-// deadline: committed, each create is answered with its pet; not committed, each create whose
-// deadline has not passed is sent again (one certain not to be stored cannot be stored twice),
-// the others are answered unavailable; unknown, unavailable (a retry with the create's
-// idempotency key is safe). Each resolution is reported through commit_resolved.
+// CommitResolver: resolves create batches whose COMMIT's answer was lost with their connection
+// (rare), on the adapter's background worker, within the batch's deadline, and answers or resends
+// each create as commit_resolved reports (postgres_observer.hpp): only a batch certain not to be
+// stored is sent again, so no create is stored twice.
 
 #include <functional>
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
+#include "adapters/storage/postgres/postgres_pool.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -29,8 +30,8 @@ domain::Error statement_error(const PGresult* result, std::string detail) {
 
 }  // namespace
 
-Connection::Connection(ConnectionHost& host, EventLoop& loop, const ConnectTarget& target)
-    : host_(host), loop_(loop), target_(target) {}
+Connection::Connection(Pool& pool, EventLoop& loop, const ConnectTarget& target)
+    : pool_(pool), loop_(loop), target_(target) {}
 
 Connection::~Connection() {
   // The works still held answer unavailable as they go; none may find the connection half gone.
@@ -192,7 +193,7 @@ void Connection::read_results() {
   }
   if (works_.empty() && state_ == State::busy) {
     state_ = State::idle;
-    host_.connection_idle(*this);
+    pool_.connection_idle(*this);
   }
 }
 
@@ -269,7 +270,7 @@ void Connection::fail(const std::string& reason, bool silent) {
     }
     work.finish(unavailable("the database connection was lost", reason));
   }
-  host_.connection_lost(*this, reason, silent);
+  pool_.connection_lost(*this, reason, silent);
 }
 
 void Connection::on_notice(void* self, const PGresult* notice) {

@@ -1,9 +1,9 @@
 #pragma once
 // Connection: one libpq connection driven without blocking on an EventLoop, in pipeline mode.
-// It tries the target's hosts in the URL's order, each within host_timeout (after the last, a
-// growing pause); its session has synchronous commit on. A lost connection fails its works with
-// unavailable (but a create batch whose COMMIT was answered is done, and one whose COMMIT's answer
-// never came, or drew a WARNING, goes to its in_doubt handler), tells its host, and reconnects.
+// It tries the target's hosts in turn (ConnectTarget), pausing longer after each failed round; its
+// session has synchronous commit on. A lost connection fails its works with unavailable (but a
+// create batch whose COMMIT was answered is done, and one whose COMMIT's answer never came, or
+// drew a WARNING, goes to its in_doubt handler), tells its pool, and reconnects.
 
 #include <chrono>
 #include <cstddef>
@@ -19,36 +19,13 @@
 
 namespace petstore::adapters::storage::postgres {
 
-class Connection;
-
-// ConnectionHost: the pool, told of a connection's changes on the connection's loop thread.
-class ConnectionHost {
- public:
-  ConnectionHost() = default;
-  ConnectionHost(const ConnectionHost&) = delete;
-  ConnectionHost& operator=(const ConnectionHost&) = delete;
-  virtual ~ConnectionHost() = default;
-
-  // connection_up: connected and set up; idle from now on.
-  virtual void connection_up(Connection& connection) = 0;
-  // connection_idle: every work it was handed has finished.
-  virtual void connection_idle(Connection& connection) = 0;
-  // connect_failed: the attempt on the connection's host() failed; `round_over` when it was the
-  // target's last host (the connection then waits its pause before the first again). `reason`
-  // carries no password.
-  virtual void connect_failed(Connection& connection, const std::string& reason,
-                              bool round_over) = 0;
-  // connection_lost: an open connection broke; `silent` when a probe it carried went unanswered
-  // past its deadline (a frozen or unreachable server, which the host's other connections
-  // share). It reconnects by itself.
-  virtual void connection_lost(Connection& connection, const std::string& reason, bool silent) = 0;
-};
+class Pool;  // told of each connection's changes, on the connection's loop thread
 
 class Connection final : public LoopClient {
  public:
   using Clock = std::chrono::steady_clock;
 
-  Connection(ConnectionHost& host, EventLoop& loop, const ConnectTarget& target);
+  Connection(Pool& pool, EventLoop& loop, const ConnectTarget& target);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
   ~Connection() override;
@@ -101,7 +78,7 @@ class Connection final : public LoopClient {
   // statement_timeout) commits on the primary only, warns, and still answers COMMIT.
   static void on_notice(void* self, const PGresult* notice);
 
-  ConnectionHost& host_;
+  Pool& pool_;
   EventLoop& loop_;
   const ConnectTarget& target_;
   ConnPtr conn_;

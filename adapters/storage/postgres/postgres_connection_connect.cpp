@@ -6,10 +6,11 @@
 
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_errors.hpp"
+#include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
-// Connection's connecting half: the target's hosts one at a time, each within host_timeout, then
-// the session's set-up; and what a connection forgets when it goes down.
+// Connection's connecting half: the target's hosts one at a time, then the session's set-up; and
+// what a connection forgets when it goes down.
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -43,7 +44,7 @@ void Connection::host_failed(const std::string& reason, bool try_next) {
   if (round_over) {
     pause_before_retry();
   }
-  host_.connect_failed(*this, reason, round_over);
+  pool_.connect_failed(*this, reason, round_over);
   if (!round_over) {
     ++host_index_;
     attempt_host(Clock::now());
@@ -76,7 +77,7 @@ void Connection::continue_connect() {
                } else if (state_ == State::setting_up) {
                  state_ = State::idle;
                  pause_ = std::chrono::milliseconds(0);
-                 host_.connection_up(*this);
+                 pool_.connection_up(*this);
                  failed_since_up_ = false;
                }
              },

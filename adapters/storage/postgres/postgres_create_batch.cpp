@@ -157,7 +157,7 @@ Work create_batch_work(std::vector<PendingCreate> batch,
         PQresultStatus(received[1].get()) == PGRES_TUPLES_OK && PQntuples(received[1].get()) == 1) {
       doubt.xid = PQgetvalue(received[1].get(), 0, 0);
       if (PQgetisnull(received[1].get(), 0, 1) == 0) {
-        doubt.first_id_bound = decode_int64(received[1].get(), 0, 1);
+        doubt.first_id_bound = parse_whole<std::int64_t>(PQgetvalue(received[1].get(), 0, 1));
       }
     }
     resolver.resolve(std::move(doubt));

@@ -1,7 +1,6 @@
 #pragma once
-// A create batch as one pipelined work: a transaction (BEGIN, its identity for a COMMIT whose
-// answer is lost, one petstore.create_pets call, COMMIT without waiting for the flush), then a
-// flush barrier (a synchronous commit that writes WAL).
+// A create batch as one pipelined work: its transaction, then a flush barrier (the statements and
+// why: postgres_create_batch.cpp).
 
 #include <chrono>
 #include <cstddef>
@@ -23,11 +22,10 @@ struct PendingCreate {
 
 class CommitResolver;
 
-// create_batch_work: the work for `batch` (above). Each `done` runs only after the barrier
-// committed, so once the batch is flushed and on the synchronous standbys (or with the error that
-// stopped the work), then `after` runs; when the connection is lost before the barrier's answer,
-// `after` runs at once and `resolver` learns the outcome (and runs a barrier of its own) and
-// answers the creates.
+// create_batch_work: the work for `batch`. Each `done` runs once the barrier committed (the batch
+// flushed and on the synchronous standbys), or with the error that stopped the work; then `after`
+// runs. A connection lost before the barrier's answer runs `after` at once and leaves the creates
+// to `resolver`.
 [[nodiscard]] Work create_batch_work(std::vector<PendingCreate> batch,
                                      std::function<void(std::size_t creates)> after,
                                      CommitResolver& resolver);

@@ -15,9 +15,6 @@ namespace petstore::adapters::storage::postgres {
 // LoopClient: what a loop drives. Called on the loop's thread only.
 class LoopClient {
  public:
-  LoopClient() = default;
-  LoopClient(const LoopClient&) = delete;
-  LoopClient& operator=(const LoopClient&) = delete;
   virtual ~LoopClient() = default;
 
   // The socket to watch (-1: none) and whether to watch it for reading and for writing.

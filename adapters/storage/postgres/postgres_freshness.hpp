@@ -59,7 +59,6 @@ class PositionBatches {
   // join: `waiter`'s read starts at `now` and must not be held for company past `deadline`. True
   // when the caller must send a query now: the batch it joined (with it) has just gone.
   [[nodiscard]] bool join(Waiter waiter, TimePoint now, TimePoint deadline) {
-    ++joined_;
     next_.push_back(std::move(waiter));
     send_by_ = std::min(send_by_, deadline);
     return send_if_ready(now);
@@ -91,10 +90,6 @@ class PositionBatches {
     return result;
   }
 
-  // queries / joined: position queries sent and reads served so far (the cost per read).
-  [[nodiscard]] std::uint64_t queries() const { return queries_; }
-  [[nodiscard]] std::uint64_t joined() const { return joined_; }
-
  private:
   // send_if_ready: the gathered batch becomes the one in flight when the rule says it goes.
   bool send_if_ready(TimePoint now) {
@@ -107,7 +102,6 @@ class PositionBatches {
     send_by_ = TimePoint::max();
     // Saturating: a closing owner passes TimePoint::max() to send whatever gathers at once.
     quiet_until_ = now > TimePoint::max() - rule_.window ? TimePoint::max() : now + rule_.window;
-    ++queries_;
     return true;
   }
 
@@ -117,8 +111,6 @@ class PositionBatches {
   bool in_flight_ = false;
   TimePoint quiet_until_ = TimePoint::min();  // the previous query went at this minus window
   TimePoint send_by_ = TimePoint::max();      // the earliest deadline in next_
-  std::uint64_t queries_ = 0;
-  std::uint64_t joined_ = 0;
 };
 
 }  // namespace petstore::adapters::storage::postgres

@@ -75,12 +75,6 @@ class PostgresObserver {
   // replica_trusted: a replica proved that it replays the primary's history (after a refusal,
   // or for the first time).
   virtual void replica_trusted(std::string_view /*replica*/) {}
-
-  // none: an observer that watches nothing.
-  static PostgresObserver& none() {
-    static PostgresObserver nobody;
-    return nobody;
-  }
 };
 
 }  // namespace petstore::adapters::storage::postgres

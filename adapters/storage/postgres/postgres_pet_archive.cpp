@@ -60,8 +60,7 @@ std::uint64_t next_id_of(const PGresult* result) {
 
 class PostgresPetArchive final : public ports::PetArchive {
  public:
-  PostgresPetArchive(ConnectTarget target, std::string description)
-      : target_(std::move(target)), description_(std::move(description)) {}
+  explicit PostgresPetArchive(ConnectTarget target) : target_(std::move(target)) {}
 
   // PetArchive
   [[nodiscard]] domain::Result<ports::ArchiveReadReport> read_all(
@@ -76,9 +75,9 @@ class PostgresPetArchive final : public ports::PetArchive {
       return exists.error();
     }
     if (std::string(PQgetvalue(exists->get(), 0, 0)) != "t") {
-      return domain::make_error(
-          ErrorCode::unavailable, "",
-          "the database " + description_ + " holds no petstore schema: nothing to export from it");
+      return domain::make_error(ErrorCode::unavailable, "",
+                                "the database " + target_.description +
+                                    " holds no petstore schema: nothing to export from it");
     }
     if (auto migrated = migrate_schema(target_, std::chrono::steady_clock::now() + target_.timeout);
         !migrated) {
@@ -233,7 +232,6 @@ class PostgresPetArchive final : public ports::PetArchive {
   }
 
   ConnectTarget target_;
-  std::string description_;
 };
 
 }  // namespace
@@ -244,10 +242,8 @@ domain::Result<std::unique_ptr<ports::PetArchive>> make_postgres_pet_archive(
   if (!parsed) {
     return parsed.error();
   }
-  auto description = parsed->description;
-  auto target = target_for(options, std::move(*parsed));
   return std::unique_ptr<ports::PetArchive>(
-      std::make_unique<PostgresPetArchive>(std::move(target), std::move(description)));
+      std::make_unique<PostgresPetArchive>(target_for(options, std::move(*parsed))));
 }
 
 }  // namespace petstore::adapters::storage::postgres

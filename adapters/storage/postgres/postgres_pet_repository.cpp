@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <utility>
 
@@ -10,7 +12,6 @@
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_replica_reads.hpp"
 #include "adapters/storage/postgres/postgres_schema.hpp"
-#include "adapters/storage/postgres/postgres_schema_keeper.hpp"
 #include "adapters/storage/postgres/postgres_target.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -19,6 +20,9 @@ namespace {
 // The longest the schema's first attempt holds the start back, whatever the call timeout: past
 // it the service listens, unready, and the schema is tried again in the background.
 constexpr std::chrono::seconds first_attempt_limit{5};
+// The pause between the schema's later attempts doubles from the first to the longest.
+constexpr std::chrono::milliseconds schema_first_pause{250};
+constexpr std::chrono::milliseconds schema_longest_pause{5000};
 
 PoolSettings with_worker(PoolSettings settings, BackgroundWorker& worker) {
   settings.worker = &worker;
@@ -30,7 +34,7 @@ class PostgresPetRepository final : public ports::PetRepository {
   // `settings.observer` is `observer`, which the repository keeps alive; the pool resolves lost
   // commits on the repository's worker.
   PostgresPetRepository(const PoolSettings& settings, std::shared_ptr<PostgresObserver> observer,
-                        std::chrono::milliseconds call_timeout, std::vector<ReplicaTarget> replicas)
+                        std::chrono::milliseconds call_timeout, std::vector<ConnectTarget> replicas)
       : call_timeout_(call_timeout),
         target_(settings.target),
         observer_(std::move(observer)),
@@ -51,9 +55,40 @@ class PostgresPetRepository final : public ports::PetRepository {
     replicas_.reset();
   }
 
-  // keep_trying_schema: the schema was not ready at start; the worker tries again until it is.
+  // keep_trying_schema: the schema was not ready at start (the database unreachable, its
+  // migration lock held elsewhere): the worker tries again, each attempt within the call timeout,
+  // until one succeeds; closing the worker stops it. Failed attempts are reported as
+  // connect_failed; a schema this binary cannot use as schema_refused, once per distinct reason
+  // (it keeps trying: an operator may repair it).
   void keep_trying_schema() {
-    keep_schema(worker_, target_, *observer_, [this] { pool_.schema_ready(); });
+    // The pause and the last refusal are the job's own state, kept as the worker runs it again.
+    auto attempt = [this, pause = schema_first_pause,
+                    last_refusal = std::string()](const std::stop_token& stop) mutable
+        -> std::optional<BackgroundWorker::Clock::time_point> {
+      using Clock = BackgroundWorker::Clock;
+      const auto migrated = migrate_schema(target_, Clock::now() + target_.timeout, stop);
+      if (stop.stop_requested()) {
+        return std::nullopt;
+      }
+      if (migrated) {
+        pool_.schema_ready();
+        return std::nullopt;
+      }
+      const auto& reason = migrated.error().message;
+      if (migrated.error().code != domain::ErrorCode::unavailable) {
+        if (reason != last_refusal) {
+          observer_->schema_refused(reason);
+        }
+        last_refusal = reason;
+        pause = schema_longest_pause;
+      } else {
+        observer_->connect_failed(target_.description, reason);
+        pause = std::min(pause * 2, schema_longest_pause);
+      }
+      return Clock::now() + pause;
+    };
+    (void)worker_.post({std::move(attempt), {}},
+                       BackgroundWorker::Clock::now() + schema_first_pause);
   }
 
   PostgresPetRepository(const PostgresPetRepository&) = delete;
@@ -118,8 +153,8 @@ class PostgresPetRepository final : public ports::PetRepository {
 };
 
 // replica_targets: one target per host of the read URL (none without one).
-domain::Result<std::vector<ReplicaTarget>> replica_targets(const PostgresOptions& options) {
-  std::vector<ReplicaTarget> replicas;
+domain::Result<std::vector<ConnectTarget>> replica_targets(const PostgresOptions& options) {
+  std::vector<ConnectTarget> replicas;
   if (options.read_url.empty()) {
     return replicas;
   }
@@ -131,7 +166,7 @@ domain::Result<std::vector<ReplicaTarget>> replica_targets(const PostgresOptions
     parsed->hosts.push_back(TargetHost{{}, {}, parsed->description});
   }
   for (const auto& host : parsed->hosts) {
-    replicas.push_back(ReplicaTarget{replica_target_for(options, *parsed, host), host.description});
+    replicas.push_back(replica_target_for(options, *parsed, host));
   }
   return replicas;
 }

@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,14 +18,19 @@ namespace {
 // connection's answers, and a poll loop serves many connections, so more rarely pay.
 constexpr std::size_t most_loops = 2;
 
+void answer_unavailable(Work& work, const char* reason) { work.finish(unavailable(reason)); }
+void answer_unavailable(PendingCreate& create, const char* reason) {
+  create.done(unavailable(reason));
+}
+
 }  // namespace
 
 void Pool::Unanswered::answer() {
   for (auto& [work, reason] : reads) {
-    work.finish(unavailable(reason));
+    answer_unavailable(work, reason);
   }
   for (auto& [create, reason] : creates) {
-    create.done(unavailable(reason));
+    answer_unavailable(create, reason);
   }
   reads.clear();
   creates.clear();
@@ -53,37 +59,30 @@ Pool::Pool(PoolSettings settings)
 
 Pool::~Pool() { close(); }
 
-void Pool::read(Work work) {
-  work.queued_at = Clock::now();
+template <class Call>
+void Pool::submit(Call call) {
+  call.queued_at = Clock::now();
   std::vector<Assignment> assignments;
   {
     std::unique_lock lock(mutex_);
     if (const char* refused = refusal_locked()) {
       lock.unlock();
-      work.finish(unavailable(refused));
+      answer_unavailable(call, refused);
       return;
     }
-    reads_.push_back(std::move(work));
+    if constexpr (std::is_same_v<Call, Work>) {
+      reads_.push_back(std::move(call));
+    } else {
+      batches_.queue(std::move(call));
+    }
     dispatch_locked(assignments);
   }
   post(assignments);
 }
 
-void Pool::create(PendingCreate create) {
-  create.queued_at = Clock::now();
-  std::vector<Assignment> assignments;
-  {
-    std::unique_lock lock(mutex_);
-    if (const char* refused = refusal_locked()) {
-      lock.unlock();
-      create.done(unavailable(refused));
-      return;
-    }
-    batches_.queue(std::move(create));
-    dispatch_locked(assignments);
-  }
-  post(assignments);
-}
+void Pool::read(Work work) { submit(std::move(work)); }
+
+void Pool::create(PendingCreate create) { submit(std::move(create)); }
 
 const char* Pool::refusal_locked() const {
   if (closing_) {
@@ -182,7 +181,7 @@ void Pool::schema_ready() {
 
 void Pool::no_connection_works_locked(Unanswered& answers) {
   down_ = true;
-  take_all_locked(answers, "no database connection works");
+  take_due_locked(Clock::time_point::max(), answers, "no database connection works");
 }
 
 Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
@@ -191,8 +190,7 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
   auto next = Clock::time_point::max();
   {
     const std::lock_guard lock(mutex_);
-    take_due(reads_, now, answers.reads, "no database connection was free within the timeout");
-    batches_.expire(now, answers.creates);
+    take_due_locked(now, answers, "no database connection was free within the timeout");
     probe_locked(now, assignments);
     if (const auto company_deadline = batches_.wait_until()) {
       if (*company_deadline <= now) {
@@ -208,9 +206,9 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
   return next;
 }
 
-void Pool::take_all_locked(Unanswered& answers, const char* reason) {
-  take_due(reads_, Clock::time_point::max(), answers.reads, reason);
-  batches_.take_all(answers.creates, reason);
+void Pool::take_due_locked(Clock::time_point now, Unanswered& answers, const char* reason) {
+  take_due(reads_, now, answers.reads, reason);
+  batches_.give_up(now, answers.creates, reason);
 }
 
 void Pool::report_pool_locked() const {
@@ -259,7 +257,7 @@ void Pool::close() {
       return;
     }
     closing_ = true;
-    take_all_locked(answers, "storage is closing");
+    take_due_locked(Clock::time_point::max(), answers, "storage is closing");
   }
   answers.answer();
   for (auto& connection : connections_) {

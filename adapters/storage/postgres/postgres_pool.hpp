@@ -28,8 +28,8 @@ namespace petstore::adapters::storage::postgres {
 
 struct PoolSettings {
   ConnectTarget target;
-  std::size_t size = 2;                                    // spread over one or two loops
-  PostgresObserver* observer = &PostgresObserver::none();  // must outlive the pool
+  std::size_t size = 2;                  // spread over one or two loops
+  PostgresObserver* observer = nullptr;  // required; must outlive the pool
   // Where batches whose COMMIT's answer was lost are resolved (must outlive the pool); none: such
   // a batch is answered unavailable (a pool that takes no creates: a replica's).
   BackgroundWorker* worker = nullptr;
@@ -40,7 +40,7 @@ struct PoolSettings {
   LoopClient* ticked = nullptr;
 };
 
-class Pool final : public ConnectionHost {
+class Pool final {
  public:
   using Clock = std::chrono::steady_clock;
 
@@ -49,7 +49,7 @@ class Pool final : public ConnectionHost {
   explicit Pool(PoolSettings settings);
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
-  ~Pool() override;  // close()s
+  ~Pool();  // close()s
 
   // read: runs `work` (its deadline set) on an idle connection, or queues it; answers it
   // unavailable at once when no connection is open.
@@ -66,14 +66,17 @@ class Pool final : public ConnectionHost {
   // the threads. It waits for no database.
   void close();
 
-  // ConnectionHost
-  void connection_up(Connection& connection) override;
-  // ConnectionHost
-  void connection_idle(Connection& connection) override;
-  // ConnectionHost
-  void connect_failed(Connection& connection, const std::string& reason, bool round_over) override;
-  // ConnectionHost
-  void connection_lost(Connection& connection, const std::string& reason, bool silent) override;
+  // A connection's changes, told on its loop thread (postgres_pool_connections.cpp).
+  // connection_up: connected and set up; idle from now on.
+  void connection_up(Connection& connection);
+  // connection_idle: every work it was handed has finished.
+  void connection_idle(Connection& connection);
+  // connect_failed: the attempt on the connection's host() failed; `round_over` when it was the
+  // target's last host (the connection then pauses before the first again).
+  void connect_failed(Connection& connection, const std::string& reason, bool round_over);
+  // connection_lost: an open connection broke; `silent` when a probe it carried went unanswered
+  // past its deadline (a frozen server, which the host's other connections share).
+  void connection_lost(Connection& connection, const std::string& reason, bool silent);
 
  private:
   // Assignment: the works to post to an idle connection, and creates given up on meanwhile
@@ -90,6 +93,9 @@ class Pool final : public ConnectionHost {
     void answer();
   };
 
+  // submit: read and create: `call` queued and dispatched, or answered unavailable when refused.
+  template <class Call>
+  void submit(Call call);
   // no_connection_works_locked: the last open connection is gone, or the first attempts fail:
   // nothing serves the queued calls, and new ones fail at once until a connection is up again.
   void no_connection_works_locked(Unanswered& answers);
@@ -101,7 +107,9 @@ class Pool final : public ConnectionHost {
   // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
   // for company is over, and returns when it must run next.
   Clock::time_point on_tick(Clock::time_point now);
-  void take_all_locked(Unanswered& answers, const char* reason);
+  // take_due_locked: the queued calls whose deadline is not after `now` (all of them at
+  // time_point::max()) go to `answers`, with `reason`.
+  void take_due_locked(Clock::time_point now, Unanswered& answers, const char* reason);
   void report_pool_locked() const;
   // probe_locked: queues a probe, first in line, when one is due.
   void probe_locked(Clock::time_point now, std::vector<Assignment>& assignments);

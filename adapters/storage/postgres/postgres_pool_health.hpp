@@ -20,13 +20,30 @@ class PoolHealth {
 
   // take_probe: true when a probe is due now on a pool that serves (`serving`); it is then out
   // until probe_answered.
-  [[nodiscard]] bool take_probe(Clock::time_point now, bool serving);
-  void probe_answered(bool answered, Clock::time_point now);
+  [[nodiscard]] bool take_probe(Clock::time_point now, bool serving) {
+    if (probing_ || !serving || now < next_probe_at_) {
+      return false;
+    }
+    probing_ = true;
+    return true;
+  }
+  void probe_answered(bool answered, Clock::time_point now) {
+    probing_ = false;
+    answering_ = answered;
+    next_probe_at_ = now + probe_interval;
+  }
   // connected: a connection has just connected and answered its set-up: the database answers.
   void connected() { answering_ = true; }
   // change: the pool's availability given its state, when it differs from the one last returned
   // (to report outside the lock); nullopt when it does not.
-  [[nodiscard]] std::optional<bool> change(bool connection_open, bool schema_ready, bool closing);
+  [[nodiscard]] std::optional<bool> change(bool connection_open, bool schema_ready, bool closing) {
+    const bool available = connection_open && schema_ready && answering_ && !closing;
+    if (available == reported_available_) {
+      return std::nullopt;
+    }
+    reported_available_ = available;
+    return available;
+  }
 
  private:
   bool answering_ = true;  // the last probe's verdict (true until one fails)

@@ -19,11 +19,7 @@ void PositionGathering::join(Work work) {
     send = batches_.join(std::move(work), now_locked(), deadline);
     wake = !send && arm_locked();
   }
-  if (send) {
-    send_query_();
-  } else if (wake) {
-    wake_loop_();
-  }
+  send_or_wake(send, wake);
 }
 
 std::vector<Work> PositionGathering::answered() {
@@ -34,11 +30,7 @@ std::vector<Work> PositionGathering::answered() {
     answered = batches_.answered(now_locked());
     wake = !answered.send_next && arm_locked();
   }
-  if (answered.send_next) {
-    send_query_();
-  } else if (wake) {
-    wake_loop_();
-  }
+  send_or_wake(answered.send_next, wake);
   return std::move(answered.waiters);
 }
 
@@ -49,9 +41,7 @@ void PositionGathering::close() {
     closed_ = true;
     send = batches_.due(now_locked());
   }
-  if (send) {
-    send_query_();
-  }
+  send_or_wake(send, false);
 }
 
 PositionGathering::Clock::time_point PositionGathering::now_locked() const {
@@ -79,9 +69,7 @@ void PositionGathering::on_tick(Clock::time_point /*now*/) {
     send = batches_.due(now_locked());
     tick_at_ = batches_.send_at().value_or(Clock::time_point::max());
   }
-  if (send) {
-    send_query_();
-  }
+  send_or_wake(send, false);
 }
 
 }  // namespace petstore::adapters::storage::postgres

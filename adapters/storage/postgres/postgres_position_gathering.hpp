@@ -56,6 +56,14 @@ class PositionGathering final : public LoopClient {
   // arm_locked: true when the loop must be woken to send the gathered batch sooner than it
   // would turn anyway.
   [[nodiscard]] bool arm_locked();
+  // send_or_wake: what was decided under the lock, done once it is let go.
+  void send_or_wake(bool send, bool wake) const {
+    if (send) {
+      send_query_();
+    } else if (wake) {
+      wake_loop_();
+    }
+  }
 
   std::function<void()> send_query_;
   std::function<void()> wake_loop_;

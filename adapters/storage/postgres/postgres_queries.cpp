@@ -44,14 +44,10 @@ domain::Result<domain::Pet> decode_pet(const PGresult* result, int row) {
   return domain::Pet{domain::PetId{*id}, std::move(*name), domain::CategoryId{*category}, *status};
 }
 
-std::optional<std::int64_t> decode_int64(const PGresult* result, int row, int column) {
-  return parse_whole<std::int64_t>(field(result, row, column));
-}
-
 Work get_work(domain::PetId id, ports::PetRepository::GetDone done) {
   Work work;
   work.statements.push_back(Statement{get_sql, {std::to_string(id.value)}});
-  append_trace_comment(work.statements.back().sql, done.trace());
+  append_batch_trace_comment(work.statements.back().sql, {&done.trace()});
   work.rows_bounding = 1;  // the pet found
   work.finish = [done = std::move(done)](WorkResults results) mutable {
     if (!results) {
@@ -79,7 +75,7 @@ Work list_work(const ports::PetQuery& query, ports::PetRepository::ListDone done
     work.statements.push_back(
         Statement{list_sql, {std::to_string(after), std::to_string(limit + 1)}});
   }
-  append_trace_comment(work.statements.back().sql, done.trace());
+  append_batch_trace_comment(work.statements.back().sql, {&done.trace()});
   work.rows_bounding = static_cast<int>(limit) + 1;  // the page and the next match
   work.finish = [done = std::move(done), limit](WorkResults results) mutable {
     if (!results) {

@@ -3,16 +3,10 @@
 // (names and statuses re-validated: a row that fails is internal, as the port says). The create
 // batch's transaction is in postgres_create_batch.hpp.
 
-#include <cstdint>
-#include <optional>
-
 #include "adapters/storage/postgres/postgres_work.hpp"
 #include "ports/pet_repository.hpp"
 
 namespace petstore::adapters::storage::postgres {
-
-// decode_int64: the integer in `column` of `row`; nullopt when it is not one.
-[[nodiscard]] std::optional<std::int64_t> decode_int64(const PGresult* result, int row, int column);
 
 // decode_pet: the pet in columns 0-3 (id, name, category_id, status) of `row`, re-validated;
 // internal ("a stored pet is damaged") when it fails.

@@ -12,6 +12,8 @@
 namespace petstore::adapters::storage::postgres {
 namespace {
 
+using Clock = ReplicaReads::Clock;
+
 // The replica's position (and, until it is trusted, its history) in a statement of its own before
 // the read: a read committed transaction (whatever the server's default) takes a snapshot per
 // statement, so the read's snapshot comes after the position it is checked against.
@@ -31,6 +33,23 @@ std::optional<Lsn> first_lsn(const PGresult* result) {
   return parse_lsn(PQgetvalue(result, 0, 0));
 }
 
+// on_replica: `work`'s statements in a read-only transaction, after `before` when given, within
+// half what the read has left (most_replica_wait at most).
+Work on_replica(const Work& work, Clock::time_point now,
+                std::optional<Statement> before = std::nullopt) {
+  Work sent;
+  sent.statements.reserve(work.statements.size() + statements_before_read + 1);
+  sent.statements.push_back(Statement{begin_sql, {}});
+  if (before) {
+    sent.statements.push_back(std::move(*before));
+  }
+  sent.statements.insert(sent.statements.end(), work.statements.begin(), work.statements.end());
+  sent.statements.push_back(Statement{commit_sql, {}});
+  const auto left = std::max(work.deadline - now, Clock::duration::zero());
+  sent.deadline = now + std::min<Clock::duration>(left / 2, ReplicaReads::most_replica_wait);
+  return sent;
+}
+
 // serve: answers `work` with its own statements' results, which begin at `first` in `all`.
 void serve(Work work, std::vector<ResultPtr>& all, std::size_t first, PostgresObserver& observer) {
   const auto begin = all.begin() + static_cast<std::ptrdiff_t>(first);
@@ -45,17 +64,16 @@ void serve(Work work, std::vector<ResultPtr>& all, std::size_t first, PostgresOb
 
 void ReplicaReads::read(Work work) {
   if (work.rows_bounding > 0) {
-    int picked = -1;
+    std::optional<std::size_t> picked;
     std::uint64_t connections = 0;
     {
       const std::lock_guard lock(mutex_);
-      picked = pick_trusted_locked(Clock::now());
-      if (picked >= 0) {
-        connections = replicas_[static_cast<std::size_t>(picked)].connections;
-      }
+      const char* unused = "";  // without a trusted replica, the read takes the position's way
+      picked = pick_locked(Clock::now(), unused, true);
+      connections = picked ? replicas_[*picked].connections : 0;
     }
-    if (picked >= 0) {
-      alone_to_replica(std::move(work), static_cast<std::size_t>(picked), connections);
+    if (picked) {
+      alone_to_replica(std::move(work), *picked, connections);
       return;
     }
   }
@@ -94,47 +112,31 @@ bool ReplicaReads::usable_locked(Clock::time_point now, const char*& reason) con
   return false;
 }
 
-int ReplicaReads::pick_locked(Clock::time_point now, const char*& reason) {
+std::optional<std::size_t> ReplicaReads::pick_locked(Clock::time_point now, const char*& reason,
+                                                     bool trusted) {
+  if (trusted && (!primary_history_ || now - history_seen_at_ > history_life)) {
+    return std::nullopt;
+  }
   // Round robin over the usable ones: each pick moves the start on by one.
   for (std::size_t tried = 0; tried < replicas_.size(); ++tried) {
     const std::size_t index = next_++ % replicas_.size();
     const char* why = why_unusable(replicas_[index], now);
-    if (why == nullptr) {
-      return static_cast<int>(index);
+    if (why == nullptr && (!trusted || replicas_[index].trusted_for == primary_history_)) {
+      return index;
     }
-    reason = reason == std::string_view("replica_down") ? reason : why;
-  }
-  return -1;
-}
-
-int ReplicaReads::pick_trusted_locked(Clock::time_point now) {
-  if (!primary_history_ || now - history_seen_at_ > history_life) {
-    return -1;
-  }
-  for (std::size_t tried = 0; tried < replicas_.size(); ++tried) {
-    const std::size_t index = next_++ % replicas_.size();
-    const auto& replica = replicas_[index];
-    if (why_unusable(replica, now) == nullptr && replica.trusted_for == primary_history_) {
-      return static_cast<int>(index);
+    if (why != nullptr) {
+      reason = reason == std::string_view("replica_down") ? reason : why;
     }
   }
-  return -1;
+  return std::nullopt;
 }
 
 void ReplicaReads::alone_to_replica(Work work, std::size_t index, std::uint64_t connections) {
-  const auto now = Clock::now();
-  Work sent;
-  sent.statements.reserve(work.statements.size() + 2);
-  sent.statements.push_back(Statement{begin_sql, {}});
-  sent.statements.insert(sent.statements.end(), work.statements.begin(), work.statements.end());
-  sent.statements.push_back(Statement{commit_sql, {}});
-  const auto left = std::max(work.deadline - now, Clock::duration::zero());
-  sent.deadline = now + std::min<Clock::duration>(left / 2, most_replica_wait);
-  auto& pool = *replicas_[index].pool;
+  Work sent = on_replica(work, Clock::now());
   sent.finish = [this, index, connections, work = std::move(work)](WorkResults results) mutable {
     alone_answered(std::move(work), index, connections, std::move(results));
   };
-  pool.read(std::move(sent));
+  replicas_[index].pool->read(std::move(sent));
 }
 
 void ReplicaReads::alone_answered(Work work, std::size_t index, std::uint64_t connections,
@@ -188,10 +190,10 @@ void ReplicaReads::to_replica(Work work, Required required, bool again) {
   Attempt attempt{0, std::move(required), false, again, 0};
   {
     const std::lock_guard lock(mutex_);
-    const int picked = pick_locked(now, reason);
-    if (picked >= 0) {
-      attempt.index = static_cast<std::size_t>(picked);
-      const auto& replica = replicas_[attempt.index];
+    const auto picked = pick_locked(now, reason);
+    if (picked) {
+      const auto& replica = replicas_[*picked];
+      attempt.index = *picked;
       attempt.proving = replica.trusted_for != attempt.required->history;
       attempt.connections = replica.connections;
     } else {
@@ -202,22 +204,14 @@ void ReplicaReads::to_replica(Work work, Required required, bool again) {
     to_primary(std::move(work), reason);
     return;
   }
-  Work sent;
-  sent.statements.reserve(work.statements.size() + statements_before_read + 1);
   const auto left = std::max(work.deadline - now, Clock::duration::zero());
-  const auto wait = std::min<Clock::duration>(max_catch_up, left / 4);
-  sent.statements.push_back(Statement{begin_sql, {}});
-  if (attempt.proving) {
-    sent.statements.push_back(Statement{proving_replay_sql, {}});
-  } else {
-    sent.statements.push_back(Statement{
-        replay_wait_sql,
-        {format_lsn(attempt.required->flush),
-         std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(wait).count())}});
-  }
-  sent.statements.insert(sent.statements.end(), work.statements.begin(), work.statements.end());
-  sent.statements.push_back(Statement{commit_sql, {}});
-  sent.deadline = now + std::min<Clock::duration>(left / 2, most_replica_wait);
+  const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::min<Clock::duration>(max_catch_up, left / 4));
+  Work sent = on_replica(work, now,
+                         attempt.proving ? Statement{proving_replay_sql, {}}
+                                         : Statement{replay_wait_sql,
+                                                     {format_lsn(attempt.required->flush),
+                                                      std::to_string(wait.count())}});
   auto& pool = *replicas_[attempt.index].pool;
   sent.finish = [this, attempt = std::move(attempt),
                  work = std::move(work)](WorkResults results) mutable {

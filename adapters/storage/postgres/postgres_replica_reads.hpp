@@ -1,16 +1,8 @@
 #pragma once
-// ReplicaReads: routes the repository's gets and lists to replicas when that keeps them fresh
-// (postgres_freshness.hpp), else to the primary. A read whose answer can show that it is whole
-// (Work::rows_bounding) goes to a trusted replica first, with no position. Any other read, and one
-// whose answer did not show it, joins a batch waiting for the primary's flushed WAL position and
-// history (PositionGathering); then, on a replica, a statement before the read's own (so before
-// its snapshot) waits up to max_catch_up until that position is replayed
-// (postgres_replay_wait.hpp). A replica serves only once it has proved that it replays the
-// primary's history (postgres_replica_proof.hpp), asked again after any change of its connections
-// or of that history. A replica still behind leaves the read to the primary; one that fails or is
-// refused is left alone for down_pause, one that could not catch up for lagging_pause. Thread-safe;
-// answers run on the adapter's loop threads. It has no thread of its own: the first replica's
-// pool's loop paces the gathering of position queries.
+// ReplicaReads: routes the repository's gets and lists to a replica when that keeps them fresh
+// (postgres_freshness.hpp, docs/decisions/replica-reads.md), else to the primary; a replica serves
+// only once it has proved that it replays the primary's history (postgres_replica_proof.hpp).
+// Thread-safe; answers run on the adapter's loop threads, and it has no thread of its own.
 
 #include <chrono>
 #include <cstddef>
@@ -29,12 +21,6 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// ReplicaTarget: how to reach one replica, and its name for logs (no password).
-struct ReplicaTarget {
-  ConnectTarget target;
-  std::string description;
-};
-
 class ReplicaReads {
  public:
   using Clock = std::chrono::steady_clock;
@@ -43,6 +29,7 @@ class ReplicaReads {
   // has left): under continuous creates a replica trails the primary's flush by its replication
   // lag, so nearly every read waits a little; one behind by more reads the primary meanwhile.
   static constexpr std::chrono::milliseconds max_catch_up{50};
+  // How long a replica that failed (or was refused), or could not catch up, is left alone.
   static constexpr std::chrono::milliseconds down_pause{1000};
   static constexpr std::chrono::milliseconds lagging_pause{100};
   // How long the primary's history, learnt from a position query, vouches for a replica proved to
@@ -57,9 +44,9 @@ class ReplicaReads {
   static constexpr std::size_t gather_enough = 16;
   static constexpr std::chrono::microseconds gather_window{1000};
 
-  // `primary` and `observer` must outlive this. Each replica gets a pool of `pool_size`
-  // connections.
-  ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas, std::size_t pool_size,
+  // `primary` and `observer` must outlive this. Each replica (one target each) gets a pool of
+  // `pool_size` connections.
+  ReplicaReads(Pool& primary, std::vector<ConnectTarget> replicas, std::size_t pool_size,
                PostgresObserver& observer);
   ReplicaReads(const ReplicaReads&) = delete;
   ReplicaReads& operator=(const ReplicaReads&) = delete;
@@ -99,11 +86,11 @@ class ReplicaReads {
   [[nodiscard]] static const char* why_unusable(const Replica& replica, Clock::time_point now);
   // usable_locked: whether some replica is usable now, else false with the reason none is.
   [[nodiscard]] bool usable_locked(Clock::time_point now, const char*& reason) const;
-  // pick_locked: a replica usable now (round robin), or -1 with the reason none is.
-  [[nodiscard]] int pick_locked(Clock::time_point now, const char*& reason);
-  // pick_trusted_locked: a replica usable now and proved to replay the primary's history as a
-  // position query told it within history_life; -1 when none is.
-  [[nodiscard]] int pick_trusted_locked(Clock::time_point now);
+  // pick_locked: a replica usable now (round robin), and when `trusted` proved to replay the
+  // primary's history as a position query told it within history_life; nullopt when none is,
+  // with the reason none is usable in `reason`.
+  [[nodiscard]] std::optional<std::size_t> pick_locked(Clock::time_point now, const char*& reason,
+                                                       bool trusted = false);
   // alone_to_replica: `work` on replica `index`, with no position; whole answers are served,
   // the others take the position's way.
   void alone_to_replica(Work work, std::size_t index, std::uint64_t connections);

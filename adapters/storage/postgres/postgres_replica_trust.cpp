@@ -18,19 +18,14 @@ class ReplicaReads::PoolWatcher final : public PostgresObserver {
 
   // PostgresObserver
   void connect_failed(std::string_view /*host*/, std::string_view reason) override {
-    reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(reads_.replicas_[index_].description, reason);
+    changed(reason);
   }
   // PostgresObserver
   void connection_lost(std::string_view /*host*/, std::string_view reason) override {
-    reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(reads_.replicas_[index_].description, reason);
+    changed(reason);
   }
   // PostgresObserver
-  void connection_restored(std::string_view /*host*/) override {
-    reads_.connections_changed(index_);
-    reads_.observer_.replica_changed(reads_.replicas_[index_].description, "");
-  }
+  void connection_restored(std::string_view /*host*/) override { changed(""); }
   // PostgresObserver: a new connection, made for the first time, is a change too.
   void pool_changed(std::size_t open, std::size_t /*in_use*/) override {
     if (open != open_) {
@@ -40,12 +35,17 @@ class ReplicaReads::PoolWatcher final : public PostgresObserver {
   }
 
  private:
+  void changed(std::string_view reason) {
+    reads_.connections_changed(index_);
+    reads_.observer_.replica_changed(reads_.replicas_[index_].description, reason);
+  }
+
   ReplicaReads& reads_;
   std::size_t index_;
   std::size_t open_ = 0;  // only ever read and written under the pool's lock
 };
 
-ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
+ReplicaReads::ReplicaReads(Pool& primary, std::vector<ConnectTarget> replicas,
                            std::size_t pool_size, PostgresObserver& observer)
     : primary_(primary), observer_(observer) {
   // Every replica is in place before the first pool starts, since a pool reports at once.
@@ -56,7 +56,7 @@ ReplicaReads::ReplicaReads(Pool& primary, std::vector<ReplicaTarget> replicas,
   }
   for (std::size_t i = 0; i < replicas.size(); ++i) {
     PoolSettings settings;
-    settings.target = std::move(replicas[i].target);
+    settings.target = std::move(replicas[i]);
     settings.size = std::max<std::size_t>(1, pool_size);
     settings.observer = replicas_[i].watcher.get();
     settings.schema_ready = true;  // the primary's schema, replicated

@@ -137,16 +137,6 @@ $fn$;
 constexpr std::array<const char*, schema_version> migrations{
     version_1, version_2, create_pets_migration, incarnation_migration, replay_wait_migration};
 
-// parse_version: the stored version when it is one this code can reason about (0 up to any
-// int), else nullopt: text, a number past an int, a negative one.
-std::optional<int> parse_version(std::string_view text) {
-  const auto version = parse_whole<int>(text);
-  if (!version || *version < 0) {
-    return std::nullopt;
-  }
-  return version;
-}
-
 // current_version: the schema's version, 0 when there is none yet. Nothing is created when it
 // exists, so a role that may not create schemas can run a migrated database.
 domain::Result<int> current_version(BlockingSession& db) {
@@ -172,8 +162,10 @@ domain::Result<int> current_version(BlockingSession& db) {
     return 0;
   }
   const std::string_view stored = PQgetvalue(found->get(), 0, 0);
-  const auto version = parse_version(stored);
-  if (!version) {
+  // A version this code can reason about: 0 up to any int (not text, nor past an int, nor
+  // negative).
+  const auto version = parse_whole<int>(stored);
+  if (!version || *version < 0) {
     constexpr std::size_t shown = 40;
     return domain::make_error(
         ErrorCode::internal, "",

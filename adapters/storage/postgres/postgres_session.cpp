@@ -37,20 +37,24 @@ domain::Result<BlockingSession> BlockingSession::open(const ConnectTarget& targe
     return domain::make_error(ErrorCode::internal, "",
                               "a blocking database session was opened on a poll loop's thread");
   }
-  // Each host within its own timeout: a host that hangs must not use up the time of the hosts
-  // after it.
   const auto budget = std::max(deadline - Clock::now(), Clock::duration::zero());
   const auto per_host = std::min<Clock::duration>(target.host_timeout, budget);
   std::string failures;
   for (std::size_t host = 0; host < target.host_count(); ++host) {
     auto session = connect_host(target, host, Clock::now() + per_host, stop);
     if (session) {
-      session->deadline_ =
-          bounds == Bounds::connect_only ? Clock::time_point::max() : Clock::now() + budget;
-      if (bounds == Bounds::whole_session) {
-        if (auto bounded = session->bound_on_server(); !bounded) {
-          return bounded.error();
-        }
+      if (bounds == Bounds::connect_only) {
+        session->deadline_ = Clock::time_point::max();
+        return session;
+      }
+      session->deadline_ = Clock::now() + budget;
+      const auto left = std::to_string(std::max<std::int64_t>(
+          1,
+          std::chrono::ceil<std::chrono::milliseconds>(session->deadline_ - Clock::now()).count()));
+      std::string bounds_sql = "SET statement_timeout = ";
+      bounds_sql.append(left).append("; SET lock_timeout = ").append(left);
+      if (auto bounded = session->run(bounds_sql.c_str()); !bounded) {
+        return bounded.error();
       }
       return session;
     }
@@ -89,27 +93,12 @@ domain::Result<BlockingSession> BlockingSession::connect_host(const ConnectTarge
   return session;
 }
 
-domain::Result<void> BlockingSession::bound_on_server() {
-  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_ - Clock::now());
-  const std::string server_bounds =
-      "SET statement_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count())) +
-      "; SET lock_timeout = " + std::to_string(std::max<std::int64_t>(1, left.count()));
-  if (auto bounded = run(server_bounds.c_str()); !bounded) {
-    return bounded.error();
-  }
-  return {};
-}
-
-domain::Result<ResultPtr> BlockingSession::run(const char* sql) {
-  if (PQsendQuery(conn_.get(), sql) == 0) {
-    return unavailable("the database connection was lost: " + libpq_message(conn_.get(), *target_));
-  }
-  return answer();
-}
-
 domain::Result<ResultPtr> BlockingSession::run(
     const char* sql, const std::vector<std::optional<std::string>>& params) {
-  if (!send_query(conn_.get(), sql, params)) {
+  // Without parameters, the simple protocol, which takes several statements in one string.
+  const bool sent =
+      params.empty() ? PQsendQuery(conn_.get(), sql) != 0 : send_query(conn_.get(), sql, params);
+  if (!sent) {
     return unavailable("the database connection was lost: " + libpq_message(conn_.get(), *target_));
   }
   return answer();

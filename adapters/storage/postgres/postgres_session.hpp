@@ -30,21 +30,19 @@ class BlockingSession {
   // deadline fits), until a stop.
   enum class Bounds { whole_session, connect_only };
 
-  // open: connects, trying the target's hosts in order, each within its host_timeout (or the time
-  // to `deadline`, when less); once connected, its steps get that whole time again, so that hosts
-  // that failed first cost the session nothing but their own timeouts. Errors: internal on a poll
-  // loop's thread (a bug: that thread serves every call of its connections and must never wait),
-  // else as above.
+  // open: connects, trying the target's hosts as ConnectTarget says (none past `deadline`); once
+  // connected, its steps get the time to `deadline` again, so that hosts that failed first cost
+  // the session nothing but their own timeouts. Errors: internal on a poll loop's thread (a bug:
+  // that thread serves every call of its connections and must never wait), else as above.
   [[nodiscard]] static domain::Result<BlockingSession> open(const ConnectTarget& target,
                                                             Clock::time_point deadline,
                                                             const std::stop_token& stop,
                                                             Bounds bounds = Bounds::whole_session);
 
-  // run: `sql` (one or several statements, no parameters) and its last result.
-  [[nodiscard]] domain::Result<ResultPtr> run(const char* sql);
-  // run: one statement with $1.. `params` (nullopt is NULL), and its result.
+  // run: `sql` and its last result: one statement with $1.. `params` (nullopt is NULL), or, with
+  // none, one or several statements.
   [[nodiscard]] domain::Result<ResultPtr> run(
-      const char* sql, const std::vector<std::optional<std::string>>& params);
+      const char* sql, const std::vector<std::optional<std::string>>& params = {});
   // refusals: the words that open a refused statement's message (the schema's by default).
   void refusals(std::string words) { refusal_words_ = std::move(words); }
 
@@ -58,8 +56,6 @@ class BlockingSession {
                                                                     std::size_t host,
                                                                     Clock::time_point deadline,
                                                                     const std::stop_token& stop);
-  // bound_on_server: statement_timeout and lock_timeout set to what is left of the deadline.
-  [[nodiscard]] domain::Result<void> bound_on_server();
   // await: until the socket has one of poll(2)'s `events`, the deadline passes or a stop comes.
   [[nodiscard]] domain::Result<void> await(short events) const;
   // answer: the sent query's results, the last one kept.

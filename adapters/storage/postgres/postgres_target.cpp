@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <utility>
 
 namespace petstore::adapters::storage::postgres {
@@ -67,40 +68,25 @@ domain::Result<ParsedUrl> parse_url(const std::string& url, std::string_view fla
         "database_url",
         std::string(flag) + " is not a connection string or URI that libpq can parse");
   }
-  std::string user;
-  std::string host;
-  std::string hostaddr;
-  std::string port;
-  std::string dbname;
-  ParsedUrl parsed;
+  std::map<std::string, std::string> value_of;  // each of libpq's keywords ("" when unset)
   for (const auto* option = options.get(); option->keyword != nullptr; ++option) {
-    const std::string keyword = option->keyword;
-    const std::string value = option->val != nullptr ? option->val : "";
-    if (keyword == "user") {
-      user = value;
-    } else if (keyword == "host") {
-      host = value;
-    } else if (keyword == "hostaddr") {
-      hostaddr = value;
-    } else if (keyword == "port") {
-      port = value;
-    } else if (keyword == "dbname") {
-      dbname = value;
-    } else if (keyword == "password") {
-      parsed.password = value;
-    } else if (keyword == "connect_timeout" && !value.empty()) {
-      // libpq's own reading: an integer, where 1 counts as 2 and 0 or less as none.
-      const auto seconds = parse_whole<long>(value);
-      if (!seconds) {
-        return domain::invalid_argument(
-            "database_url",
-            std::string(flag) + " has a connect_timeout that is not a whole number");
-      }
-      parsed.connect_timeout_seconds = *seconds <= 0 ? 0 : std::max(*seconds, 2L);
-    }
+    value_of[option->keyword] = option->val != nullptr ? option->val : "";
   }
-  parsed.description = describe(user, host.empty() ? hostaddr : host, port, dbname);
-  parsed.hosts = hosts_of(user, host, hostaddr, port, dbname);
+  ParsedUrl parsed;
+  parsed.password = value_of["password"];
+  if (const auto& timeout = value_of["connect_timeout"]; !timeout.empty()) {
+    // libpq's own reading: an integer, where 1 counts as 2 and 0 or less as none.
+    const auto seconds = parse_whole<long>(timeout);
+    if (!seconds) {
+      return domain::invalid_argument(
+          "database_url", std::string(flag) + " has a connect_timeout that is not a whole number");
+    }
+    parsed.connect_timeout_seconds = *seconds <= 0 ? 0 : std::max(*seconds, 2L);
+  }
+  const auto& host = value_of["host"].empty() ? value_of["hostaddr"] : value_of["host"];
+  parsed.description = describe(value_of["user"], host, value_of["port"], value_of["dbname"]);
+  parsed.hosts = hosts_of(value_of["user"], value_of["host"], value_of["hostaddr"],
+                          value_of["port"], value_of["dbname"]);
   return parsed;
 }
 

@@ -35,10 +35,6 @@ void append_pair(std::string& sql, bool& first, std::string_view key, std::strin
 
 }  // namespace
 
-void append_trace_comment(std::string& sql, const ports::TraceContext& trace) {
-  append_batch_trace_comment(sql, {&trace});
-}
-
 void append_batch_trace_comment(std::string& sql,
                                 const std::vector<const ports::TraceContext*>& traces) {
   std::vector<const ports::TraceContext*> traced;

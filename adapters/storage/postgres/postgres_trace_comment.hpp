@@ -13,13 +13,10 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// append_trace_comment: appends the comment of `trace` to `sql`: traceparent, then tracestate
-// when there is one; nothing when `trace` is empty.
-void append_trace_comment(std::string& sql, const ports::TraceContext& trace);
-
-// append_batch_trace_comment: appends the comment of a batch's traces to `sql`: the first one's
-// traceparent and tracestate, and, when more than one create has a trace, `petstore_batch` with
-// every traceparent of the batch, in order; nothing when none has one.
+// append_batch_trace_comment: appends to `sql` the comment of a batch's traces (a lone
+// statement's: a batch of one): `petstore_batch` with every traceparent in order when more than
+// one has a trace, then the first one's traceparent and tracestate (when there is one); nothing
+// when none has a trace.
 void append_batch_trace_comment(std::string& sql,
                                 const std::vector<const ports::TraceContext*>& traces);
 

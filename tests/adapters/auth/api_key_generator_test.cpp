@@ -1,5 +1,3 @@
-#include "adapters/auth/api_key_generator.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -9,6 +7,7 @@
 
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/auth/key_digest.hpp"
+#include "adapters/auth/key_file_admin.hpp"
 #include "support/temp_dir.hpp"
 
 namespace petstore::adapters::auth {

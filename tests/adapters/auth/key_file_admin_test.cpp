@@ -11,7 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/auth/api_key_generator.hpp"
 #include "adapters/auth/file_key_verifier.hpp"
 #include "adapters/auth/key_digest.hpp"
 #include "support/temp_dir.hpp"

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -60,10 +59,11 @@ class Simulation {
     for (const int count : answers_) {
       RC_ASSERT(count == 1);  // every read answered, once
     }
-    RC_ASSERT(batches_.joined() == arrivals.size());
+    RC_ASSERT(joined_at_.size() == arrivals.size());
   }
 
-  [[nodiscard]] std::uint64_t queries() const { return batches_.queries(); }
+  // queries: the position queries sent, each when the batches said so.
+  [[nodiscard]] std::size_t queries() const { return sent_; }
 
  private:
   void join(int read, TimePoint at, int deadline_us) {

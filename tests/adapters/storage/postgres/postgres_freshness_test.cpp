@@ -59,8 +59,7 @@ TEST(PositionBatches, TheFirstReadSendsAQueryOfItsOwn) {
   EXPECT_TRUE(batches.join(1, start, never));
   const auto answered = batches.answered(start);
   EXPECT_EQ(answered.waiters, std::vector<int>{1});
-  EXPECT_FALSE(answered.send_next);
-  EXPECT_EQ(batches.queries(), 1U);
+  EXPECT_FALSE(answered.send_next);  // one query in all
 }
 
 TEST(PositionBatches, AReadNeverJoinsAQueryAlreadySent) {
@@ -79,9 +78,7 @@ TEST(PositionBatches, AReadNeverJoinsAQueryAlreadySent) {
   EXPECT_TRUE(second.send_next);
   auto third = batches.answered(start);
   EXPECT_EQ(third.waiters, std::vector<int>{4});
-  EXPECT_FALSE(third.send_next);
-  EXPECT_EQ(batches.queries(), 3U);
-  EXPECT_EQ(batches.joined(), 4U);
+  EXPECT_FALSE(third.send_next);               // 4 reads, 3 queries
   EXPECT_TRUE(batches.join(5, start, never));  // nothing in flight again: a query of its own
 }
 
@@ -91,9 +88,10 @@ TEST(PositionBatches, ManyConcurrentReadsShareOneQuery) {
   for (int read = 1; read <= 100; ++read) {
     EXPECT_FALSE(batches.join(read, start, never));
   }
-  (void)batches.answered(start);
-  EXPECT_EQ(batches.answered(start).waiters.size(), 100U);
-  EXPECT_EQ(batches.queries(), 2U);  // 101 reads, 2 queries
+  EXPECT_TRUE(batches.answered(start).send_next);
+  const auto second = batches.answered(start);
+  EXPECT_EQ(second.waiters.size(), 100U);
+  EXPECT_FALSE(second.send_next);  // 101 reads, 2 queries
 }
 
 // The gathering rule: 4 reads are enough, and the window is 500 us.
@@ -118,8 +116,9 @@ TEST(PositionBatchesGathering, ReadsGatherUntilEnoughWait) {
   EXPECT_FALSE(batches.join(3, start + microseconds(140), never));
   EXPECT_TRUE(batches.join(4, start + microseconds(150), never));  // the fourth: it goes now
   EXPECT_FALSE(batches.send_at().has_value());
-  EXPECT_EQ(batches.answered(start + microseconds(300)).waiters, (std::vector<int>{1, 2, 3, 4}));
-  EXPECT_EQ(batches.queries(), 2U);
+  const auto second = batches.answered(start + microseconds(300));
+  EXPECT_EQ(second.waiters, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_FALSE(second.send_next);  // 5 reads, 2 queries
 }
 
 TEST(PositionBatchesGathering, EnoughReadsGatheredInFlightGoWithItsAnswer) {

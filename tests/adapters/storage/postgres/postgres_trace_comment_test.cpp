@@ -22,7 +22,6 @@ namespace petstore::tests {
 namespace {
 
 using adapters::storage::postgres::append_batch_trace_comment;
-using adapters::storage::postgres::append_trace_comment;
 
 ports::TraceContext trace_of(std::string_view traceparent, std::string tracestate = {}) {
   ports::TraceContext trace;
@@ -36,16 +35,19 @@ const std::string second = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331
 
 TEST(PostgresTraceComment, IsSqlcommentersFormWithTheStateUrlEncoded) {
   std::string sql = "SELECT 1";
-  append_trace_comment(sql, ports::TraceContext{});
+  const ports::TraceContext none;
+  append_batch_trace_comment(sql, {&none});
   EXPECT_EQ(sql, "SELECT 1") << "no trace, no comment";
-  append_trace_comment(sql, trace_of(first, "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7"));
+  const auto traced = trace_of(first, "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7");
+  append_batch_trace_comment(sql, {&traced});
   EXPECT_EQ(sql, "SELECT 1 /*traceparent='" + first +
                      "',tracestate='congo%3Dt61rcWkgMzE%2Crojo%3D00f067aa0ba902b7'*/");
 }
 
 TEST(PostgresTraceComment, NothingInTheStateCanEndTheCommentOrTheQuote) {
   std::string sql = "SELECT 1";
-  append_trace_comment(sql, trace_of(first, "a=*/ DROP TABLE x; /*'"));
+  const auto hostile = trace_of(first, "a=*/ DROP TABLE x; /*'");
+  append_batch_trace_comment(sql, {&hostile});
   const std::string comment = sql.substr(std::strlen("SELECT 1 /*"));
   EXPECT_EQ(comment.find("*/"), comment.size() - 2) << sql;
   EXPECT_EQ(comment.find(' '), std::string::npos) << sql;
