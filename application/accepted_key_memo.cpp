@@ -5,7 +5,6 @@
 namespace petstore::application {
 namespace {
 
-// Every byte is compared whatever the earlier ones held.
 bool equal_in_constant_time(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) {
     return false;

@@ -1,7 +1,6 @@
 #pragma once
-// Authenticate: decides who sent a request from the bearer credential it carried, if any, and
-// throttles clients that keep failing. Its errors name no protocol: the adapter words them for
-// its clients (the HTTP adapter names the Authorization header).
+// Authenticate: who sent a request, from its bearer credential, throttling clients that keep
+// failing. Its errors name no protocol; the adapter words them for its clients.
 
 #include <optional>
 #include <string_view>
@@ -19,9 +18,8 @@ struct Credential {
   std::string_view client_address;
 };
 
-// authorize_write: success when `principal` may change the catalogue (a create); else
-// permission_denied, for a read-only key. The adapter asks it once the operation is known and
-// before the request's body is read: a key that may not write learns so whatever it sent.
+// authorize_write: success when `principal` may create; else permission_denied (a read-only key).
+// Asked before the body is read: a key that may not write learns so whatever it sent.
 [[nodiscard]] domain::Result<void> authorize_write(const ports::Principal& principal);
 
 class Authenticate {
@@ -29,12 +27,10 @@ class Authenticate {
   Authenticate(const ports::KeyVerifier& keys, FailedAuthThrottle& throttle)
       : keys_(keys), throttle_(throttle) {}
 
-  // The principal of the credential's key. Otherwise unauthenticated: with an empty `field`
-  // when no key was presented, with field "token" when one was presented and not accepted; or
-  // resource_exhausted (field "credential"), with `retry_after_seconds`, when the client failed
-  // too often. A failure of the verifier itself is passed on as it is (internal).
-  // With `memo` (the connection's), a key the memo holds for the current key set is accepted
-  // without asking the verifier again, and a newly accepted key replaces the memo's.
+  // The principal of the credential's key. Otherwise unauthenticated (empty `field` when no key
+  // was presented, "token" when it was not accepted); resource_exhausted (field "credential",
+  // with `retry_after_seconds`) when the client failed too often; or the verifier's own failure.
+  // With `memo` (the connection's), a remembered key skips the verifier; a new one replaces it.
   [[nodiscard]] domain::Result<ports::Principal> operator()(const Credential& credential,
                                                             AcceptedKeyMemo* memo = nullptr) const;
 

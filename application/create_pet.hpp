@@ -1,11 +1,8 @@
 #pragma once
-// CreatePet (operation createPet): adds a pet, stamped with the time it was received so that an
-// idempotency key can expire, and settles a repeated key by the rule of idempotency.hpp. A key is
-// the caller's own: it is scoped to the principal that sent it, so two API keys that choose the
-// same idempotency key name two different creates.
-// Completes through `then`, exactly once, on any thread, by its deadline (as the repository's
-// create does). `then` is composed with the settling into the repository's one completion, so a
-// create's answer crosses no type-erased layer of this use case's own.
+// CreatePet (operation createPet): adds a pet, stamped with its receipt time so that an
+// idempotency key can expire, and settles a repeated key by idempotency.hpp. Keys are scoped to
+// the sending principal. Completes through `then` as the repository's create does; `then` is
+// composed into the repository's one completion, so no type-erased layer of its own is crossed.
 
 #include <optional>
 #include <string>
@@ -23,8 +20,7 @@ class CreatePet {
   CreatePet(ports::PetRepository& pets, const ports::Clock& clock) : pets_(pets), clock_(clock) {}
 
   // operator(): creates `pet` for `principal`, at most once per `idempotency_key` of theirs, and
-  // gives the answer to `then` (invocable with domain::Result<domain::Pet>). The storage call
-  // carries `deadline` and `trace`.
+  // gives the answer to `then` (invocable with domain::Result<domain::Pet>).
   template <class Then>
   void operator()(const ports::Principal& principal, domain::NewPet pet,
                   std::optional<std::string> idempotency_key, Then then,

@@ -1,15 +1,13 @@
 #pragma once
-// ExportPets (`petstore export`): every pet of a store, in ascending id from one consistent
-// snapshot, handed to a sink that writes them out (the format is the driving adapter's). The
-// core guards the order: an archive that hands a pet out of id order (or one id twice) fails the
+// ExportPets (`petstore export`): every pet of a store, in ascending id from one snapshot, handed
+// to a sink (the format is the driving adapter's). Pets out of id order (or one id twice) fail the
 // export with internal, so a broken backend never writes a file that an import would refuse.
 
 #include "ports/pet_archive.hpp"
 
 namespace petstore::application {
 
-// ExportReport: the pets the sink accepted, and whether the sink let the export finish: what the
-// archive reports of its read, once the order is checked.
+// ExportReport: the archive's read report, once the order is checked.
 using ExportReport = ports::ArchiveReadReport;
 
 class ExportPets {

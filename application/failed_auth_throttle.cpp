@@ -27,8 +27,6 @@ FailedAuthThrottle::TimePoint FailedAuthThrottle::full_at(const Bucket& bucket) 
   return bucket.updated + std::chrono::ceil<TimePoint::duration>(to_full);
 }
 
-// evict_one: a bucket that has refilled is as good as absent, so it goes first; when none has,
-// the least recently updated one.
 void FailedAuthThrottle::evict_one(TimePoint now) {
   const std::string* victim =
       full_at_.begin()->first <= now ? full_at_.begin()->second : recency_.front();

@@ -1,12 +1,9 @@
 #pragma once
-// FailedAuthThrottle: limits failed authentications per client with a token bucket: a client
-// that keeps failing is answered 429 with Retry-After instead of 401. It does not limit guessing
-// (a right key is checked first and never throttled; 256-bit keys are what defeat guessing). A
-// bucket holds `failures_per_minute` tokens and refills at that rate; each failure takes one.
-// Successful requests never touch it. Clients are counted under the name their grouping gives
-// (bootstrap gives the HTTP adapter's client_address_group: an IPv6 /64 is one client); the core
-// reads no address. The table of clients is bounded: past `max_addresses`, a refilled bucket is
-// forgotten first, else the least recently updated one; either is found in O(log n). Thread-safe.
+// FailedAuthThrottle: a token bucket per client of failed authentications (429 with Retry-After
+// instead of 401); see docs/decisions/auth-failure-throttle.md. It does not limit guessing: a
+// right key is checked first and never throttled. Clients count under the name `group` gives; the
+// core reads no address. Past `max_addresses`, a refilled bucket is forgotten first, else the
+// least recently updated one, either found in O(log n). Thread-safe.
 
 #include <chrono>
 #include <cstddef>
@@ -25,8 +22,7 @@ class FailedAuthThrottle {
  public:
   static constexpr std::size_t default_max_addresses = 65'536;
 
-  // ClientGroup: the name under which the failures of `client` count; null counts each client
-  // under its own name.
+  // ClientGroup: the name `client`'s failures count under; null: its own name.
   using ClientGroup = std::string (*)(std::string_view client);
 
   // REQUIRES: failures_per_minute >= 1, max_addresses >= 1.
@@ -34,8 +30,8 @@ class FailedAuthThrottle {
                      std::size_t max_addresses = default_max_addresses,
                      ClientGroup group = nullptr);
 
-  // record_failure: takes a token from the bucket of `client`'s group. Returns zero when there
-  // was one; otherwise the whole seconds until one will be there, and takes nothing.
+  // record_failure: takes a token from `client`'s bucket and returns zero; with none there, takes
+  // nothing and returns the whole seconds until one is.
   [[nodiscard]] std::chrono::seconds record_failure(std::string_view client);
 
   [[nodiscard]] std::size_t tracked_addresses() const;

@@ -1,9 +1,7 @@
 #pragma once
-// ImportPets (`petstore import`): adds pets that keep their own ids, all or nothing, never over a
-// stored pet; creates afterwards go above the highest imported id. The rules of what an import may
-// hold live here, once for every backend: each id at least 1, no id twice, no id already stored.
-// The driving adapter has decoded the pets and words the refusals for its reader (a line number,
-// say) from the index that `refused` is told.
+// ImportPets (`petstore import`): adds pets under their own ids, all or nothing, never over a
+// stored pet; later creates go above them. The rules live here, once for every backend. The
+// driving adapter words refusals for its reader (a line number, say) from the `refused` index.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,8 +21,7 @@ struct ImportReport {
 struct ImportCallbacks {
   // progress: how many pets are written so far; may start again from 0 (see PetArchive).
   std::function<void(std::size_t written)> progress;
-  // refused: the index in `pets` of the pet an invalid_argument or conflict is about, just before
-  // the import fails with it.
+  // refused: the index in `pets` of the pet an invalid_argument or conflict is about.
   std::function<void(std::size_t index)> refused;
 };
 
@@ -32,10 +29,9 @@ class ImportPets {
  public:
   explicit ImportPets(ports::PetArchive& archive) : archive_(archive) {}
 
-  // Errors, each with nothing stored: invalid_argument (field "id") for an id below 1 ("id must
-  // be at least 1, not 0") or an id twice in `pets` ("id 5 appears twice"), found before the
-  // store is touched; conflict (field "id", "id 5 is already in the store") for an id the store
-  // holds; the archive's unavailable and internal.
+  // Errors, each with nothing stored: invalid_argument (field "id") for an id below 1 or twice in
+  // `pets`, found before the store is touched; conflict (field "id") for an id the store holds;
+  // the archive's unavailable and internal.
   [[nodiscard]] domain::Result<ImportReport> operator()(
       std::span<const domain::Pet> pets, const ImportCallbacks& callbacks = {}) const;
 

@@ -1,6 +1,5 @@
 #pragma once
-// UseCases: every use case of the service, built once by bootstrap and handed to the driving
-// adapter (HTTP) as one value.
+// UseCases: every use case, built once by bootstrap and handed to the driving adapter as one value.
 
 #include "application/authenticate.hpp"
 #include "application/create_pet.hpp"

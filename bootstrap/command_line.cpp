@@ -1,6 +1,5 @@
 // The command line of contract section 7, read with CLI11: `serve`, `keys new|list|revoke`, the
 // data tools `export`, `import` and `backup`, `--help` and `--version`; then the command it names.
-// Every flag of `serve` also reads an environment variable of the same meaning.
 
 #include <iostream>
 #include <string>
@@ -16,9 +15,8 @@
 namespace petstore::bootstrap {
 namespace {
 
-// add_store_flags: the store a data tool acts on: an LMDB data directory, or with
-// `--storage postgres` a database (contract section 8). Which one is required is checked when the
-// command runs (a missing one exits 2 there).
+// add_store_flags: an LMDB data directory, or with `--storage postgres` a database (contract
+// section 8). Which one is required is checked when the command runs (exit 2).
 void add_store_flags(CLI::App& command, StoreOptions& store, const std::string& data_dir_help) {
   add_word_flag(command, "--storage", store.storage,
                 {{"lmdb", StorageKind::lmdb}, {"postgres", StorageKind::postgres}},

@@ -14,19 +14,16 @@ namespace petstore::bootstrap {
 // run_keys_new: makes a key, appends its digest to the key file, prints the key once.
 [[nodiscard]] int run_keys_new(const KeysOptions& options);
 
-// run_keys_list: prints a line for each key of the key file: principal id, access, created,
-// label. Never a key or a whole digest.
+// run_keys_list: a line for each key: principal id, access, created, label; never a whole digest.
 [[nodiscard]] int run_keys_list(const KeysOptions& options);
 
 // run_keys_revoke: removes one key from the key file; a serving petstore drops it at SIGHUP.
 [[nodiscard]] int run_keys_revoke(const KeysOptions& options);
 
-// run_export: writes every pet of a store (LMDB or PostgreSQL) as JSON Lines, from one consistent
-// snapshot.
+// run_export: every pet of a store (LMDB or PostgreSQL) as JSON Lines, from one snapshot.
 [[nodiscard]] int run_export(const ExportOptions& options);
 
-// run_import: reads JSON Lines, validates every line, then stores all the pets (keeping their
-// ids) or none; bad lines are reported by number, at most 10 of them.
+// run_import: stores every pet of a JSON Lines input, keeping their ids, or none.
 [[nodiscard]] int run_import(const ImportOptions& options);
 
 // run_backup: writes a consistent, compacted copy of an LMDB store into a new or empty dir.

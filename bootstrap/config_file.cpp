@@ -37,8 +37,7 @@ std::optional<std::string> config_path(int argc, const char* const* argv) {
 }
 
 // read_regular_file: the file's text, or why not. Opened without waiting (a FIFO with no writer
-// would block an ordinary open for ever) and refused unless the opened file is a regular one, so
-// a directory, a FIFO or a device is named at once rather than read as empty or waited on.
+// would block for ever) and refused unless regular, so that no other kind is read or waited on.
 domain::Result<std::string> read_regular_file(const std::string& path) {
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): open(2) is variadic
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

@@ -1,8 +1,6 @@
 #pragma once
-// The TOML (https://toml.io/en/v1.0.0) that `serve --config FILE` takes: the whole of TOML 1.0 as
-// toml++ reads it, flattened into one entry a key. A value must be a string, a number, a boolean
-// or an array of those, since each becomes a flag's text; anything else is refused naming its
-// line and column.
+// The TOML 1.0 that `serve --config FILE` takes, read by toml++ and flattened into one entry a
+// key. Each value becomes a flag's text, so only strings, numbers, booleans and arrays of those.
 
 #include <string>
 #include <string_view>
@@ -20,10 +18,9 @@ struct TomlEntry {
 };
 
 // parse_toml: the entries of `text` in file order; an error "line L, column C: why" when it is not
-// TOML, sets a key twice, or holds a value no flag takes (a date or time, an array inside an
-// array, an array of tables, a string with a NUL character). Integers come as plain decimal text,
-// floats as the shortest text that reads back the same ("nan", "inf", "-inf" included, so that
-// the flags' own checks refuse them), booleans as "true"/"false".
+// TOML, sets a key twice, or holds a value no flag takes (a date or time, a nested array, an array
+// of tables, a string with a NUL). Floats come as the shortest text that reads back the same
+// ("nan" and "inf" too, so that the flags' own checks refuse them).
 [[nodiscard]] domain::Result<std::vector<TomlEntry>> parse_toml(std::string_view text);
 
 }  // namespace petstore::bootstrap

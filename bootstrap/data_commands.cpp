@@ -41,8 +41,7 @@ std::string store_name(const StoreOptions& store) {
   return described ? "postgres " + *described : "the database";
 }
 
-// pet_archive: the store a data tool exports from or imports into: LMDB, or PostgreSQL with
-// --storage postgres (memory keeps nothing past the process). Errors: a URL libpq cannot parse.
+// pet_archive: LMDB, or PostgreSQL with --storage postgres. Errors: a URL libpq cannot parse.
 domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const StoreOptions& store) {
   if (store.storage == StorageKind::postgres) {
     adapters::storage::postgres::PostgresOptions options;

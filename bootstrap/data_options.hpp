@@ -11,8 +11,7 @@
 
 namespace petstore::bootstrap {
 
-// StoreOptions: the store a data tool acts on: an LMDB data directory, or with
-// `--storage postgres` a database.
+// StoreOptions: the store a data tool acts on.
 struct StoreOptions {
   StorageKind storage = StorageKind::lmdb;
   std::filesystem::path data_dir;  // lmdb

@@ -16,26 +16,19 @@ class ServiceObserver final : public adapters::http::HttpObserver {
   ServiceObserver(adapters::metrics::Metrics& metrics, adapters::logging::Logger& logger)
       : metrics_(metrics), logger_(logger) {}
 
-  // HttpObserver
   void connection_opened() override { metrics_.connection_opened(); }
-  // HttpObserver
   void connection_closed() override { metrics_.connection_closed(); }
-  // HttpObserver
   void connection_failed() override {
     logger_.error("connection_error",
                   {{"message", "a connection closed after an unexpected error"}});
   }
-  // HttpObserver
   void request_started() override { metrics_.request_started(); }
-  // HttpObserver
   void request_finished(const adapters::http::ExchangeRecord& record) override {
-    // The log names the request by the metric's own label ("other" when it reached no
-    // operation), so that every operation in the log is a value of the `operation` label.
+    // Named by the metric's own label ("other" when none), so the log's operations are its values.
     const std::string_view operation = metrics_.request_finished(record.operation, record.protocol,
                                                                  record.status, record.duration);
-    // Probes come every few seconds from every load balancer; they would drown the other lines.
-    // A failed call's line is an error, with the failure's own words: an operator who logs only
-    // errors still learns what failed, and for which request.
+    // Probes, every few seconds from every balancer, would drown the rest. A failed call's line is
+    // an error, so that an errors-only log still says what failed, and for which request.
     using adapters::logging::LogLevel;
     const bool probe = operation == "getHealth" || operation == "getReadiness";
     const LogLevel level =
@@ -47,14 +40,12 @@ class ServiceObserver final : public adapters::http::HttpObserver {
                                        record.status, record.duration, record.bytes, record.fault},
         level);
   }
-  // HttpObserver
   void accept_failing(std::string_view reason) override {
     // Once per episode: the server retries every 50 ms, and a line per retry would flood.
     const std::string message = "cannot accept connections (" + std::string(reason) +
                                 "); retrying every 50 ms until it works again";
     logger_.error("accept_failing", {{"message", message}});
   }
-  // HttpObserver
   void accept_resumed() override {
     logger_.info("accept_resumed", {{"message", "accepting connections again"}});
   }

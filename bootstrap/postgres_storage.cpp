@@ -10,49 +10,39 @@ namespace {
 
 namespace postgres = adapters::storage::postgres;
 
-// LoggedPostgres: the adapter's observations as log lines (one per failed attempt, lost
-// connection and recovery), metrics, and the readiness /readyz reports.
+// LoggedPostgres: the adapter's observations as log lines, metrics and readiness.
 class LoggedPostgres final : public postgres::PostgresObserver {
  public:
   LoggedPostgres(std::string database, adapters::logging::Logger& logger,
                  adapters::metrics::Metrics& metrics, std::atomic<bool>& ready)
       : database_(std::move(database)), logger_(logger), metrics_(metrics), ready_(ready) {}
 
-  // PostgresObserver
   void connect_failed(std::string_view host, std::string_view reason) override {
     logger_.error("database_connect_failed",
                   {{"database", database_}, {"host", host}, {"message", reason}});
   }
-  // PostgresObserver
   void connection_lost(std::string_view host, std::string_view reason) override {
     metrics_.database_connection_lost();
     logger_.error("database_connection_lost",
                   {{"database", database_}, {"host", host}, {"message", reason}});
   }
-  // PostgresObserver
   void connection_restored(std::string_view host) override {
     metrics_.database_reconnected();
     logger_.info("database_connection_restored", {{"database", database_}, {"host", host}});
   }
-  // PostgresObserver
   void availability_changed(bool available) override { ready_.store(available); }
-  // PostgresObserver
   void pool_changed(std::size_t open, std::size_t in_use) override {
     metrics_.set_database_connections(open, in_use);
   }
-  // PostgresObserver
   void connection_waited(std::chrono::nanoseconds waited) override {
     metrics_.database_connection_waited(waited);
   }
-  // PostgresObserver
   void query_finished(std::chrono::nanoseconds took) override {
     metrics_.database_query_finished(took);
   }
-  // PostgresObserver
   void commit_finished(std::chrono::nanoseconds took, std::size_t /*creates*/) override {
     metrics_.storage_committed(took);
   }
-  // PostgresObserver
   void commit_resolved(std::string_view outcome, std::size_t creates,
                        std::string_view detail) override {
     metrics_.storage_commit_resolved(outcome);
@@ -61,17 +51,13 @@ class LoggedPostgres final : public postgres::PostgresObserver {
                                              {"creates", std::to_string(creates)},
                                              {"message", detail}});
   }
-  // PostgresObserver
   void schema_refused(std::string_view reason) override {
     logger_.error("database_schema_refused", {{"database", database_}, {"message", reason}});
   }
-  // PostgresObserver
   void read_served(bool replica, std::string_view reason) override {
     metrics_.read_served(replica, reason);
   }
-  // PostgresObserver
   void position_queried() override { metrics_.position_queried(); }
-  // PostgresObserver
   void replica_changed(std::string_view replica, std::string_view reason) override {
     if (reason.empty()) {
       logger_.info("database_replica_restored", {{"replica", replica}});
@@ -79,7 +65,6 @@ class LoggedPostgres final : public postgres::PostgresObserver {
       logger_.error("database_replica_failed", {{"replica", replica}, {"message", reason}});
     }
   }
-  // PostgresObserver
   void replica_refused(std::string_view replica, postgres::ReplicaRefusal refusal,
                        std::string_view detail) override {
     const auto reason = postgres::to_string(refusal);
@@ -93,7 +78,6 @@ class LoggedPostgres final : public postgres::PostgresObserver {
     logger_.log(level, "database_replica_refused",
                 {{"replica", replica}, {"reason", reason}, {"message", detail}});
   }
-  // PostgresObserver
   void replica_trusted(std::string_view replica) override {
     logger_.info(
         "database_replica_trusted",

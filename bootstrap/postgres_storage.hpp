@@ -1,7 +1,6 @@
 #pragma once
 // open_postgres_storage: the PostgreSQL repository of `petstore serve`, its events joined to the
-// logs (one line per failed attempt, lost connection and recovery), the metrics, and the
-// readiness that /readyz reports (false while no database connection works).
+// logs (one line per failed attempt, lost connection and recovery), the metrics and /readyz.
 
 #include <atomic>
 #include <memory>

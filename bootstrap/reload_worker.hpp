@@ -1,8 +1,7 @@
 #pragma once
-// ReloadWorker: runs the SIGHUP reload (key file, TLS certificate) on a background worker of its
-// own, so that the thread waiting for signals never reads a file and always answers SIGINT and
-// SIGTERM at once, however slow the read. Requests made while a reload runs are coalesced into one
-// more reload after it: the last request is always followed by a reload that started after it.
+// ReloadWorker: runs the SIGHUP reload (key file, TLS certificate) on a worker of its own, so that
+// the signal thread never reads a file (docs/decisions/signals-and-reloads.md). Requests made while
+// a reload runs are coalesced into one more, so the last is followed by a reload begun after it.
 
 #include <atomic>
 #include <functional>
@@ -25,9 +24,8 @@ class ReloadWorker {
   // request: asks for a reload and returns at once, never waiting for one in progress.
   void request();
 
-  // stop: no reload starts after this. True when none was running; false when one still was: it
-  // is left to finish on its own, and whatever `reload` uses must outlive it (for the caller:
-  // exit without destroying those objects). Never waits for a reload in progress.
+  // stop: no reload starts after this; never waits. False when one still runs: whatever `reload`
+  // uses must outlive it (the caller exits without destroying those objects).
   [[nodiscard]] bool stop();
 
  private:

@@ -32,8 +32,7 @@ namespace {
 // included: they are refused this long before it, so that the whole stop keeps to it.
 constexpr std::chrono::seconds drain_deadline{10};
 constexpr std::chrono::milliseconds refusals_limit{500};
-// At exit, queued log lines get this long to reach stdout; a reader that has stalled does not
-// hold the process (contract section 9).
+// At exit: a stalled stdout reader does not hold the process (contract section 9).
 constexpr std::chrono::milliseconds log_drain_limit{500};
 
 using adapters::cli::report;
@@ -74,11 +73,9 @@ void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   logger.info("reloaded", {{"api_keys", static_cast<std::int64_t>(reloaded->key_count)}});
 }
 
-// stop_gracefully: after the first stop signal, /readyz turns 503 at once; serving goes on for
-// the drain delay (a balancer polling /readyz takes the instance out meanwhile; a second signal
-// ends the delay), then the listener closes and requests in flight get up to drain_deadline:
-// those still waiting for storage near its end are answered 503 (the service is stopping) rather
-// than cut off. Any signal from then on stops the process at once (StopSignals' exit_now).
+// stop_gracefully: /readyz turns 503 at once; serving goes on for the drain delay (a second signal
+// ends it), then the listener closes and requests in flight get up to drain_deadline; those still
+// waiting for storage near its end are answered 503 (docs/decisions/the-stop.md).
 void stop_gracefully(adapters::http::HttpServer& server, Service& service, StopSignals& signals,
                      std::chrono::milliseconds drain_delay, Logger& logger,
                      const adapters::systemd::ServiceNotifier& manager) {
@@ -134,8 +131,7 @@ std::optional<std::string> refusal_of(const ServeOptions& options, const ListenA
   return std::nullopt;
 }
 
-// open_keys: the key file's verifier, its warnings printed; nullopt after saying why it failed
-// (and how to make one when the file is missing).
+// open_keys: the key file's verifier, its warnings printed; nullopt after saying why not.
 std::optional<adapters::auth::LoadedKeyFile> open_keys(const std::filesystem::path& file) {
   auto keys = adapters::auth::make_file_key_verifier(file);
   if (!keys) {
@@ -176,8 +172,7 @@ void announce_start(Logger& logger, const ServeOptions& options,
                         {"http2", options.http2 ? "on" : "off"}});
 }
 
-// serve_and_stop: serves until a stop signal, then stops gracefully, closes storage and flushes
-// the log.
+// serve_and_stop: serves until a stop signal, then stops gracefully.
 int serve_and_stop(adapters::http::HttpServer& http, Service& service, StopSignals& signals,
                    std::chrono::milliseconds drain_delay,
                    adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
@@ -200,9 +195,8 @@ int serve_and_stop(adapters::http::HttpServer& http, Service& service, StopSigna
   service.close_storage();  // waits for no database: nothing waits for its answers any more
   logger.info("stop");
   if (!reload_finished) {
-    // A reload is still reading a file (a stuck network file system, say) and is not waited for.
-    // It uses the key verifier, the server and the logger, so nothing is destroyed under it: the
-    // process ends here, its storage closed and every log line already flushed.
+    // A reload is stuck reading a file and is not waited for. It uses the key verifier, the server
+    // and the logger, so nothing is destroyed under it: the process ends here.
     logger.close(log_drain_limit);
     std::_Exit(0);
   }
@@ -225,8 +219,7 @@ int run_serve(const ServeOptions& options) {
   if (!keys) {
     return 1;
   }
-  // Before any thread starts: from here on SIGINT and SIGTERM are heard whatever the process
-  // waits on; the first asks for the stop, and one more once it is under way ends the process.
+  // Before any thread starts (stop_signals.hpp).
   StopSignals signals;
   // Shared with the signal thread, which may outlive this frame's other objects.
   const std::shared_ptr<Logger> logger = Logger::to_stdout(options.log_format, options.log_level);

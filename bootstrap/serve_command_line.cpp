@@ -30,10 +30,9 @@ CLI::Validator duration_units() {
   return units;
 }
 
-// Every number a flag takes is finite. CLI11 reads "nan", "inf" and "1e999" as doubles, and a NaN
-// passes CLI::Range (each comparison with it is false): `--auth-failures-per-minute nan` would turn
-// the throttle off, and a NaN duration is undefined behaviour when cast to milliseconds. Checked
-// after the units are applied, so "infms" is caught as well; it names no type in --help.
+// Every number a flag takes is finite: CLI11 reads "nan" and "inf" as doubles, and a NaN passes
+// CLI::Range (docs/decisions/finite-numbers-only.md). Checked after the units are applied, so
+// "infms" is caught as well; it names no type in --help.
 CLI::Validator finite_number() {
   return CLI::Validator(
       [](const std::string& value) -> std::string {
@@ -45,8 +44,7 @@ CLI::Validator finite_number() {
       "");
 }
 
-// with_units: `option`, a duration or a size, also read from `variable`: its `units` applied, then
-// checked finite and within [lowest, highest]; its default shown.
+// with_units: `option`, also read from `variable`: `units` applied, checked finite, in range.
 template <class Number>
 CLI::Option* with_units(CLI::Option* option, const std::string& variable,
                         const CLI::Validator& units, Number lowest, Number highest) {

@@ -1,8 +1,7 @@
 #pragma once
-// The flags of `serve` on the CLI11 app of command_line.cpp: each also read from an environment
-// variable and from `--config FILE`, each value checked while parsing (a bad one exits 2, named
-// with its flag). Durations and the words of some flags are kept as given in ServeFlags until
-// apply_serve_flags turns them into ServeOptions.
+// The flags of `serve`: each also read from an environment variable and `--config FILE`, each
+// value checked while parsing (a bad one exits 2, named with its flag). Some are kept as given in
+// ServeFlags until apply_serve_flags turns them into ServeOptions.
 
 #include <string>
 
@@ -21,8 +20,7 @@ struct ServeFlags {
   // --database-timeout is an alias of --storage-timeout (one clock): which were given.
   const CLI::Option* storage_timeout_given = nullptr;
   const CLI::Option* database_timeout_given = nullptr;
-  // What CLI11 binds --trusted-proxies and --cors-origins to; their checks keep what they parsed
-  // in ServeOptions.
+  // Bound to --trusted-proxies and --cors-origins; their checks keep the parse in ServeOptions.
   std::string trusted_proxies;
   std::string cors_origins;
 

@@ -9,8 +9,7 @@
 namespace petstore::bootstrap {
 namespace {
 
-// count_failure_log: a failed count of the stored-pets gauge, logged (a scrape does not wait for
-// it, so its request line cannot say it).
+// count_failure_log: a failed count of the stored-pets gauge, logged.
 adapters::metrics::PetsStoredSampler::FailureHandler count_failure_log(
     adapters::logging::Logger* logger) {
   if (logger == nullptr) {
@@ -58,7 +57,6 @@ adapters::http::RouterOptions Service::router_options(const ServiceSettings& set
                                         settings.trusted_proxies,
                                         settings.cors};
   if (auto* metrics = settings.metrics) {
-    // Each scrape starts a count and shows the latest answer, never waiting for storage.
     options.metrics = [this, metrics] {
       pets_stored_->sample();
       return metrics->exposition();

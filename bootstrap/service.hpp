@@ -1,7 +1,6 @@
 #pragma once
 // Service: the object graph of one running Petstore (adapters -> use cases -> router), built in
-// this one place. build_component_service is its twin for component tests: memory storage and
-// whatever keys and clock the test hands in.
+// this one place; build_component_service is its twin for component tests.
 
 #include <atomic>
 #include <functional>
@@ -26,14 +25,12 @@ struct ServiceParts {
 
 struct ServiceSettings {
   double auth_failures_per_minute = 60;  // per client address, then 429
-  // Served at GET /metrics when set, with the stored-pets gauge sampled from storage's count;
-  // must outlive the service.
+  // Served at GET /metrics when set; must outlive the service.
   adapters::metrics::Metrics* metrics = nullptr;
-  // A failed count of the stored-pets gauge is logged here when set (a request's own failures
-  // are in its request line); must outlive the service.
+  // Where a failed count of the stored-pets gauge is logged; must outlive the service.
   adapters::logging::Logger* logger = nullptr;
-  // Whether storage can serve now (PostgreSQL: a connection works); /readyz answers 503 while it
-  // says no. Empty: always.
+  // Whether storage can serve now (PostgreSQL: a connection works); /readyz is 503 while not.
+  // Empty: always.
   std::function<bool()> storage_ready{};
   // Peers whose X-Forwarded-For names the client (contract section 9); none by default.
   adapters::http::TrustedProxies trusted_proxies{};

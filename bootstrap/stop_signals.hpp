@@ -1,16 +1,13 @@
 #pragma once
-// StopSignals: SIGINT, SIGTERM and SIGHUP, taken by a thread of their own from the moment this
-// is made (they are blocked in the making thread, and so in every thread it starts later), so
-// that a stop is heard whatever the main thread is waiting on: storage opening, serving,
-// draining or closing (contract sections 7 and 11).
-// - The first SIGINT or SIGTERM requests the stop: stop_token() says so, wait_for_stop() returns.
-// - A further one during wait_for_another_until() ends that wait (it skips the drain delay).
-// - Any further one otherwise calls the function set by on_exit_now(), on the signal thread,
-//   which must end the process (by default: exit 0 at once).
-// - SIGHUP calls the reload set by on_reload(); never after a stop was requested. One that comes
-//   while no reload is set is kept, and on_reload() runs it: a SIGHUP sent just after the
-//   listening line (before serving set its reload) is not lost.
-// Make it before any other thread starts, in the main thread.
+// StopSignals: SIGINT, SIGTERM and SIGHUP, taken by a thread of their own from the moment this is
+// made (blocked in the making thread and every thread it starts later), so that a stop is heard
+// whatever the main thread waits on (docs/decisions/signals-and-reloads.md). Make it in the main
+// thread before any other thread starts.
+// - The first SIGINT or SIGTERM requests the stop (stop_token(), wait_for_stop()).
+// - A further one ends wait_for_another_until(), or else calls on_exit_now's function on the
+//   signal thread, which must end the process (by default: exit 0 at once).
+// - SIGHUP calls on_reload's function, never after a stop; one that comes while none is set is
+//   kept for on_reload() to run.
 
 #include <chrono>
 #include <condition_variable>
@@ -32,7 +29,7 @@ class StopSignals {
 
   // stop_token: requested once the first stop signal has come.
   [[nodiscard]] std::stop_token stop_token() const { return stop_.get_token(); }
-  // on_exit_now: what a further stop signal does (see above); it must end the process.
+  // on_exit_now: what a further stop signal does; it must end the process.
   void on_exit_now(std::function<void()> exit_now);
   // on_reload: what SIGHUP does from now on (empty: nothing). Runs on the signal thread, or here
   // at once for a SIGHUP kept while none was set.

@@ -1,7 +1,6 @@
 #pragma once
-// StorageKind: where pets are kept, as `serve --storage` and the data tools' --storage name it.
-// The command line's word becomes the kind once (word_flag.hpp); everything after compares
-// kinds, never words.
+// StorageKind: where pets are kept (--storage). The command line's word becomes the kind once
+// (word_flag.hpp); everything after compares kinds, never words.
 
 #include <string_view>
 

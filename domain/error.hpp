@@ -37,8 +37,7 @@ struct Error {
   friend bool operator==(const Error&, const Error&) = default;
 };
 
-// ErrorException: what `Result<T>::value()` throws on an error. Callers are expected to test the
-// result first; this exists so that a forgotten test fails loudly instead of reading garbage.
+// ErrorException: what `Result<T>::value()` throws, so that an untested result fails loudly.
 class ErrorException : public std::runtime_error {
  public:
   explicit ErrorException(Error error)
@@ -59,7 +58,7 @@ class ErrorException : public std::runtime_error {
 template <class T>
 using Result = boost::system::result<T, Error>;
 
-// Shorthands that read well at the point of failure: `return invalid_argument("name", "...")`.
+// Shorthands for the point of failure: `return invalid_argument("name", "...")`.
 [[nodiscard]] inline Error make_error(ErrorCode code, std::string field, std::string message) {
   Error error;
   error.code = code;

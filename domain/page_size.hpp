@@ -14,7 +14,6 @@ class PageSize {
   static constexpr std::int64_t max = 100;
   static constexpr std::int64_t fallback = 20;
 
-  // The default page size, 20.
   constexpr PageSize() noexcept = default;
 
   // from: the page size `count` if it is within 1..100, else invalid_argument naming `field`.

@@ -1,7 +1,6 @@
 #pragma once
-// PetId and CategoryId: int64 identifiers. They are distinct types so that one cannot be passed
-// where the other is meant. Any int64 is a well-formed identifier; the service assigns pet ids
-// from 1 upward (the repository port states how).
+// PetId and CategoryId: int64 identifiers, distinct types so that one cannot stand for the other.
+// Any int64 is well-formed; ports/pet_repository.hpp states how pet ids are assigned.
 
 #include <compare>
 #include <cstdint>

@@ -15,14 +15,14 @@ class PetName {
  public:
   static constexpr std::size_t max_code_points = 200;
 
-  // parse: the name if `text` satisfies every rule, else invalid_argument naming `field`.
-  // Also the re-validating path for names read back from storage or imported.
+  // parse: the name if `text` satisfies every rule, else invalid_argument naming `field`. Also
+  // re-validates names read back from storage or imported.
   [[nodiscard]] static Result<PetName> parse(std::string_view text,
                                              std::string_view field = "name");
 
   // trusted: a name this service wrote after parse accepted it, read back with its checksum
-  // passed: validating it on every read would only repeat parse. REQUIRES: `text` is bytes that
-  // parse accepted; anything else (an import, a failed checksum) goes through parse.
+  // passed. REQUIRES: parse accepted `text`; anything else (an import, a failed checksum) goes
+  // through parse.
   [[nodiscard]] static PetName trusted(std::string_view text) { return PetName(text); }
 
   [[nodiscard]] const std::string& value() const noexcept { return value_; }
@@ -30,8 +30,7 @@ class PetName {
   friend bool operator==(const PetName&, const PetName&) = default;
 
  private:
-  // Built straight from the bytes, not from a string moved in: a page of pets read from storage
-  // builds one name per pet, and each move of a short (inline) string is a copy.
+  // From a view, not a moved string: moving a short (inline) string copies it, once per pet read.
   explicit PetName(std::string_view text) : value_(text) {}
   std::string value_;
 };

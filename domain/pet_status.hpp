@@ -15,14 +15,12 @@ enum class PetStatus : std::uint8_t { available = 0, pending = 1, sold = 2 };
 inline constexpr std::array<PetStatus, 3> all_pet_statuses{PetStatus::available, PetStatus::pending,
                                                            PetStatus::sold};
 
-// The status a pet gets when the client names none.
 inline constexpr PetStatus default_pet_status = PetStatus::available;
 
 // to_string: the wire name ("available", "pending", "sold").
 [[nodiscard]] std::string_view to_string(PetStatus status) noexcept;
 
-// parse_pet_status: the status named exactly by `text` (case-sensitive), or invalid_argument
-// naming `field`.
+// parse_pet_status: the status named exactly (case-sensitive) by `text`, else invalid_argument.
 [[nodiscard]] Result<PetStatus> parse_pet_status(std::string_view text,
                                                  std::string_view field = "status");
 

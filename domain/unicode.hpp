@@ -1,8 +1,6 @@
 #pragma once
-// Small, table-free text helpers: the Unicode rules of the domain's names, and the few that
-// every reader of outside text shares (UTF-8 validity, hex digits, JSON's \uXXXX escapes of
-// UTF-16 units). Kept here, not in a library, because they are a few lines each and the domain
-// may depend on the standard library only.
+// Table-free text helpers for the domain's name rules and every reader of outside text. Not a
+// library: each is a few lines, and the domain may depend on the standard library only.
 
 #include <cstddef>
 #include <optional>
@@ -15,8 +13,7 @@ namespace petstore::domain::unicode {
 // U+10FFFF and truncated sequences are all rejected). REQUIRES: !text.empty().
 [[nodiscard]] std::optional<char32_t> decode_next(std::string_view& text) noexcept;
 
-// valid_utf8_prefix: the length of the longest prefix of `text` that is well-formed UTF-8 (as
-// decode_next judges it): the offset of the first bad byte, or text.size() when there is none.
+// valid_utf8_prefix: the offset of the first byte decode_next rejects, or text.size().
 [[nodiscard]] std::size_t valid_utf8_prefix(std::string_view text) noexcept;
 
 // hex_digit: the value of an ASCII hex digit (either case), or -1 for any other character.

@@ -1,10 +1,9 @@
 #pragma once
-// Callback<Arg, InlineBytes, dropped>: how an answer that is not known at once is given, exactly
-// once. It is move-only and called at most once; destroyed uncalled (an answer lost on some
-// path), it calls its target with dropped(), so "answered exactly once" is a property of the type
-// rather than of each caller. Targets of up to InlineBytes live inside it without a heap
-// allocation. Not thread-safe: one owner at a time, moved from layer to layer. The two answers of
-// the house are made of it: a port call's Completion (completion.hpp) and the HTTP reply.
+// Callback<Arg, InlineBytes, dropped>: an answer given later, exactly once. Move-only; destroyed
+// uncalled (an answer lost on some path), it calls its target with dropped(), so "answered exactly
+// once" is a property of the type, not of each caller. Targets of up to InlineBytes live inside it
+// without a heap allocation. Not thread-safe: one owner at a time. Used by Completion
+// (completion.hpp) and the HTTP reply.
 
 #include <cstddef>
 #include <new>

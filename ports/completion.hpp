@@ -1,11 +1,8 @@
 #pragma once
 // Completion<T>: how a port call answers: a Callback (callback.hpp) of domain::Result<T> that,
 // destroyed uncalled (a call lost in an adapter, a closed repository), answers unavailable. It
-// carries the deadline of the request it answers, so every layer under it keeps one clock: past
-// the deadline an adapter answers unavailable and sends nothing more on the call's behalf. It
-// also carries the request's trace context (trace_context.hpp), for an adapter that passes it on.
-// Its inline size holds a continuation that carries the HTTP reply and what one mapping of the
-// answer keeps (create's settle keeps the pet sent), so a request's answer allocates nothing.
+// carries the request's deadline, so every layer under it keeps one clock (past it an adapter
+// answers unavailable and sends nothing more), and its trace context (trace_context.hpp).
 //
 // Example:
 //   repository.get(id, GetDone([reply](domain::Result<domain::Pet> pet) mutable { ... },
@@ -26,7 +23,8 @@ using Deadline = std::chrono::steady_clock::time_point;
 // no_deadline: a call that waits as long as the adapter's own bound (tests, data tools).
 inline constexpr Deadline no_deadline = Deadline::max();
 
-// completion_inline_bytes: the HTTP reply (24 bytes) and a new pet (48).
+// completion_inline_bytes: the HTTP reply (24 bytes) and a new pet (48, create's settle keeps the
+// pet sent), so that a request's answer allocates nothing.
 inline constexpr std::size_t completion_inline_bytes = 72;
 
 template <class T>

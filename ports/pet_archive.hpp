@@ -1,13 +1,10 @@
 #pragma once
 // PetArchive: the port through which the data tools (contract section 7: export and import) read
-// and write a whole store at once, every pet under its own id. A backend that implements it gets
-// `petstore export` and `petstore import`; what an import may contain and how a refusal reads are
-// the core's rules (application/import_pets.hpp), not the adapter's.
+// and write a whole store at once, every pet under its own id. What an import may contain is the
+// core's rule (application/import_pets.hpp), not the adapter's.
 //
-// Thread-safety: calls are synchronous and must not overlap on one archive. Synchronous because
-// its only callers are the data tools, with one transfer to do and nothing else to serve (the
-// service uses PetRepository, which never holds up a thread that serves HTTP). Other processes,
-// such as a running service, may use the same store meanwhile.
+// Thread-safety: calls are synchronous (the data tools have nothing else to serve) and must not
+// overlap on one archive. Other processes, such as a running service, may use the same store.
 // Errors every member may return: unavailable (the store cannot be opened or used; the message
 // names the store, e.g. its data dir, for the operator) and internal (a stored record fails
 // re-validation). Callbacks run on the caller's thread, must not throw and must not call into the

@@ -1,10 +1,9 @@
 #pragma once
 // TraceContext: the W3C Trace Context (https://www.w3.org/TR/trace-context/) a call runs under:
 // the `traceparent` to pass on, "00-<32 hex trace id>-<16 hex span id>-<2 hex flags>", whose span
-// is the service's own span for the request, and the `tracestate` that came with it. The driving
-// adapter makes it (adapters/http/api/trace_context.hpp); a storage adapter that talks to a
-// server passes it on (PostgreSQL: an sqlcommenter comment on each statement), so that a slow
-// statement in the server's log leads back to its request. Empty when the call has no request.
+// is the service's own, and the `tracestate` that came with it. Made by the HTTP adapter; a
+// storage adapter may pass it on, so that a slow statement leads back to its request. Empty when
+// the call has no request.
 
 #include <array>
 #include <cstddef>

@@ -23,16 +23,10 @@ struct DigestsEqual {
   }
 };
 
-// KeySet: an immutable snapshot of the accepted keys, each with the principal it stands for,
-// looked up by digest in a hash table, so that a check costs the same with a million keys as with
-// one.
-//
-// Why a lookup by digest is safe where a key compared byte by byte would not be: what the time
-// of a lookup can depend on is the digest of the presented key (which bucket, how many digests
-// share it, where two differ). An attacker chooses keys, not digests: learning bits of a stored
-// digest, or that a digest of theirs shares a bucket with one, brings them no closer to a key
-// whose SHA-256 is that digest, for that would take a preimage of SHA-256 (2^256 work for a
-// 256-bit random key). The digests that are compared are still compared with CRYPTO_memcmp.
+// KeySet: an immutable snapshot of the accepted keys and their principals, looked up by digest,
+// so that a check costs the same with a million keys as with one. A lookup's time depends only on
+// the presented key's digest, and an attacker chooses keys, not digests: bits of a stored digest
+// bring no key closer without a SHA-256 preimage (docs/decisions/key-lookup-by-digest.md).
 using KeySet = std::unordered_map<KeyDigest, ports::Principal, KeyDigestHash, DigestsEqual>;
 
 struct LoadedKeySet {

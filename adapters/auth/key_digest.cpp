@@ -25,8 +25,7 @@ std::optional<unsigned char> hex_value(char digit) noexcept {
 domain::Result<KeyDigest> sha256(std::string_view text) {
   KeyDigest digest{};
   unsigned int size = 0;
-  // Fetched once: EVP_sha256() would look the implementation up again on every call (OpenSSL 3),
-  // which costs as much as hashing a key. Kept for the life of the process.
+  // Fetched once, kept for the process's life (docs/decisions/sha256-fetched-once.md).
   static EVP_MD* const algorithm = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
   if (algorithm == nullptr ||
       EVP_Digest(text.data(), text.size(), digest.data(), &size, algorithm, nullptr) != 1 ||

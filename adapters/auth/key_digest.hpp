@@ -1,7 +1,5 @@
 #pragma once
 // SHA-256 digests of API keys, the only form in which keys are stored (contract section 4).
-// A digest is spelled as 64 lowercase hex digits in key files; the principal id shown in logs and
-// used as an idempotency scope is a short prefix of that spelling, never the key itself.
 
 #include <array>
 #include <cstddef>
@@ -17,8 +15,8 @@ namespace petstore::adapters::auth {
 // KeyDigest: the 32 bytes of SHA-256 over a key's exact text.
 using KeyDigest = std::array<unsigned char, 32>;
 
-// KeyDigestHash: a hash of all 32 bytes, for unordered containers of digests. Every byte counts,
-// so digests that differ only at the end (hand-made test files) still spread over buckets.
+// KeyDigestHash: hashes all 32 bytes, so that digests differing only at the end (hand-made test
+// files) still spread over buckets.
 struct KeyDigestHash {
   [[nodiscard]] std::size_t operator()(const KeyDigest& digest) const noexcept {
     return std::hash<std::string_view>{}(

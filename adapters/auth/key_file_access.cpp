@@ -20,9 +20,8 @@ domain::Error too_large(const std::filesystem::path& file) {
                       std::to_string(max_key_file_size >> 20U) + " MiB");
 }
 
-// read_all: every byte from `fd` up to end of file (retrying on EINTR and short reads), or
-// too_large as soon as there are more than max_key_file_size. `expected_size` (from fstat) only
-// sizes the buffer.
+// read_all: every byte from `fd` to end of file, or too_large as soon as there are more than
+// max_key_file_size. `expected_size` (from fstat) only sizes the buffer.
 domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
                                      std::size_t expected_size) {
   constexpr std::size_t min_chunk = std::size_t{64} * 1024;

@@ -1,8 +1,7 @@
 #pragma once
-// Opening an API key file safely: the mode rules of contract section 4 (writable by group or
-// others -> refused; readable by others -> served with a warning), checked with fstat on the
-// descriptor that is then read, so the file checked is the file read. Messages are single lines
-// for the operator's terminal; they may name the path, never the file's contents.
+// Opening an API key file safely: contract section 4's mode rules (writable by group or others:
+// refused; readable by others: a warning), checked with fstat on the descriptor then read. Messages
+// are single lines that may name the path, never the file's contents.
 
 #include <cstddef>
 #include <filesystem>
@@ -26,19 +25,16 @@ struct KeyFileContents {
 [[nodiscard]] domain::Error io_error(std::string_view what, const std::filesystem::path& file,
                                      int error_number);
 
-// max_key_file_size: the largest key file read, 64 MiB: about 900,000 keys, far more than any
-// deployment needs, and small enough that a reload reads and parses it in about a second.
+// max_key_file_size: 64 MiB, about 900,000 keys (docs/decisions/key-file-size-cap.md).
 inline constexpr std::size_t max_key_file_size = std::size_t{64} * 1024 * 1024;
 
 // read_key_file: the contents of `file`. unavailable when it cannot be opened or read;
-// invalid_argument when it is not a regular file (a FIFO is refused without being opened, so this
-// never waits for a writer), its mode is refused, or it holds more than max_key_file_size bytes.
+// invalid_argument when it is not a regular file (never waiting on a FIFO), its mode is refused,
+// or it is larger than max_key_file_size.
 [[nodiscard]] domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file);
 
-// LockedKeyFile: a key file opened for a change under the exclusive flock that every `keys new`
-// and `keys revoke` takes, so that two changes never interleave and neither loses the other's
-// line; `status` is the locked file's fstat. (A serving petstore only reads: it sees the file
-// before a change or after it.)
+// LockedKeyFile: a key file under the exclusive flock every `keys new` and `keys revoke` takes, so
+// that no change loses another's line; `status` is its fstat. (A serving petstore only reads.)
 struct LockedKeyFile {
   files::UniqueFd fd;
   struct stat status {};
@@ -51,8 +47,7 @@ struct LockedKeyFile {
 [[nodiscard]] domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file,
                                                           bool create);
 
-// read_locked: the whole of a locked key file (`file` its path, for errors), refused as
-// read_key_file refuses one past max_key_file_size.
+// read_locked: the whole of a locked key file, refused past max_key_file_size.
 [[nodiscard]] domain::Result<std::string> read_locked(const LockedKeyFile& locked,
                                                       const std::filesystem::path& file);
 

@@ -52,9 +52,8 @@ domain::Error malformed(std::size_t line) {
                                       "[label]`");
 }
 
-// take_options: the access the options before the digest give (the text is left at the digest),
-// or nullopt for an option this version does not know: refused, never ignored, for an option
-// limits a key.
+// take_options: the access the options before the digest give (leaving `text` at the digest), or
+// nullopt for an unknown option: refused, never ignored, for an option limits a key.
 std::optional<ports::KeyAccess> take_options(std::string_view& text) {
   if (text.starts_with(digest_prefix)) {
     return ports::KeyAccess::read_write;
@@ -147,8 +146,7 @@ struct Repeats {
 
 domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
   ParsedKeyFile parsed;
-  // Sized up front for as many keys as the text can hold, so that a large file is read without
-  // rehashing or moving entries: one a line, and no more than its length allows.
+  // Sized up front for as many keys as the text can hold: no rehashing or moves for a large file.
   const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   const std::size_t most_keys =
       std::min(lines, text.size() / (digest_prefix.size() + hex_size) + 1);

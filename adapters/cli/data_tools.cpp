@@ -24,12 +24,11 @@ namespace fs = std::filesystem;
 namespace files = adapters::files;
 
 constexpr std::size_t max_problems_shown = 10;
-// Inputs from this size up get a progress bar (on a terminal); smaller ones finish too quickly
-// for one to help.
+// Smaller inputs finish too quickly for a progress bar to help.
 constexpr std::uint64_t large_input_bytes = 1 << 20;
 
-// next_id_note: what the store's next create gets. Past the largest id (2^63 - 1, which an import
-// may store) there is none, and every backend reports 2^63: saying so is the truth.
+// next_id_note: past the largest id (2^63 - 1, which an import may store) there is none, and every
+// backend reports 2^63.
 std::string next_id_note(std::uint64_t next_id) {
   constexpr auto largest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   return next_id <= largest ? "the next id is " + std::to_string(next_id)
@@ -38,8 +37,7 @@ std::string next_id_note(std::uint64_t next_id) {
 
 bool is_stdio(const std::optional<fs::path>& path) { return !path || *path == "-"; }
 
-// input_size: the size of the input `in` names when it is a regular file, 0 when unknown (a pipe,
-// a terminal).
+// input_size: the size of a regular file's input; 0 when unknown (a pipe, a terminal).
 std::uint64_t input_size(const std::optional<fs::path>& in) {
   struct stat info {};
   if ((is_stdio(in) ? ::fstat(STDIN_FILENO, &info) : ::stat(in->c_str(), &info)) != 0 ||
@@ -49,9 +47,8 @@ std::uint64_t input_size(const std::optional<fs::path>& in) {
   return static_cast<std::uint64_t>(info.st_size);
 }
 
-// ExportOutput: where `petstore export` writes: standard output, or a file written through
-// AtomicFileWriter (mode 0600, renamed over FILE only once complete and synced), so that a failed
-// export never leaves a truncated file where a complete one is expected.
+// ExportOutput: standard output, or a file through AtomicFileWriter, so that a failed export
+// never leaves a truncated file where a complete one is expected.
 struct ExportOutput {
   static constexpr std::size_t buffer_limit = 1 << 20;
   std::string name = "standard output";
@@ -88,7 +85,6 @@ std::string plural(std::size_t count, const std::string& one, const std::string&
 }
 
 // read_input: the validated pets of the input, or nullopt after reporting its problems.
-// `bytes_read` receives the input's size.
 std::optional<jsonl::PetLines> read_input(std::istream& in, std::uint64_t size,
                                           ProgressBar& progress, std::uint64_t& bytes_read) {
   progress.start("reading", size, ProgressUnit::bytes);

@@ -1,8 +1,7 @@
 #pragma once
-// ProgressBar: one line on the operator's terminal, redrawn in place ("\r"), for large imports.
-// Debian bookworm packages no C++ progress-bar library, so this is a small one. Draws only when
-// enabled (stderr is a terminal), and only what the caller updates (it updates only for large
-// inputs): at once on the first update, then at most every 100 ms, and the last state at finish.
+// ProgressBar: one line on the operator's terminal, redrawn in place ("\r"), for large imports
+// (docs/decisions/progress-bar.md). Draws only when enabled (stderr is a terminal): at once on
+// the first update, then at most every 100 ms, and the last state at finish.
 
 #include <chrono>
 #include <cstddef>
@@ -15,9 +14,9 @@ namespace petstore::adapters::cli {
 
 enum class ProgressUnit { bytes, pets };
 
-// render_progress: the text of one state, without "\r", e.g.
-// "writing  [#########---------------------]  30%  300000/1000000 pets". A total of 0 means
-// unknown: then only the count is shown ("reading  12.5 MiB").
+// render_progress: one state without "\r",
+// e.g. "writing  [#########---------------------]  30%  300000/1000000 pets"; a total of 0
+// (unknown) shows the count only ("reading  12.5 MiB").
 [[nodiscard]] std::string render_progress(std::string_view label, std::uint64_t done,
                                           std::uint64_t total, ProgressUnit unit,
                                           std::size_t bar_width = 30);

@@ -1,8 +1,7 @@
 #pragma once
-// AtomicFileWriter: writes a file under a temporary name beside its destination and renames it
-// over the destination only once complete and synced, then syncs the directory. Readers of the
-// destination see the old file or the whole new one, never a part, even across a crash; a write
-// that fails or is abandoned leaves nothing behind.
+// AtomicFileWriter: writes a file under a temporary name beside its destination, renamed over it
+// once complete and synced. Readers see the old file or the whole new one, even across a crash; a
+// write that fails or is abandoned leaves nothing behind.
 
 #include <filesystem>
 #include <string_view>
@@ -15,8 +14,7 @@ namespace petstore::adapters::files {
 
 class AtomicFileWriter {
  public:
-  // create: the temporary file ".<name>.XXXXXX" beside `destination`, with permission bits
-  // `mode` (step create). Its directory must exist.
+  // create: the temporary ".<name>.XXXXXX" beside `destination`. Its directory must exist.
   [[nodiscard]] static FileResult<AtomicFileWriter> create(std::filesystem::path destination,
                                                            mode_t mode = 0600);
 
@@ -30,11 +28,9 @@ class AtomicFileWriter {
   // REQUIRES: not yet committed.
   [[nodiscard]] int fd() const noexcept { return fd_.get(); }
 
-  // write: appends every byte of `bytes` (step write).
   [[nodiscard]] FileResult<void> write(std::string_view bytes) { return write_all(fd(), bytes); }
 
-  // commit: syncs and closes the file, renames it over the destination and syncs the directory.
-  // REQUIRES: called once.
+  // commit: syncs, closes, renames over the destination, syncs the directory. REQUIRES: once.
   [[nodiscard]] FileResult<void> commit();
 
  private:

@@ -1,7 +1,6 @@
 #pragma once
-// The steps of a durable write, each reporting which step failed and errno's value, so that every
-// caller words a failure for its own reader ("cannot write API key file ...", "backup dir ...
-// could not be synced: ..."). Writes retry on EINTR and short transfers.
+// The steps of a durable write, each reporting the failed step and errno, so that every caller
+// words a failure for its own reader. Writes retry on EINTR and short transfers.
 
 #include <filesystem>
 #include <string>
@@ -14,7 +13,7 @@ namespace petstore::adapters::files {
 // FileStep: the step of writing a file that failed.
 enum class FileStep { create, write, sync, rename, sync_directory };
 
-// FileError: the failed step and errno's value then.
+// FileError: the failed step and errno.
 struct FileError {
   FileStep step = FileStep::write;
   int error_number = 0;
@@ -26,14 +25,13 @@ struct FileError {
 template <class T>
 using FileResult = boost::system::result<T, FileError>;
 
-// write_all: writes every byte of `bytes` to `fd` (step write).
+// write_all: every byte of `bytes` (step write).
 [[nodiscard]] FileResult<void> write_all(int fd, std::string_view bytes);
 
 // sync_file: fsync of `fd` (step sync).
 [[nodiscard]] FileResult<void> sync_file(int fd);
 
-// sync_directory: fsync of directory `dir`, so that a name created, renamed or removed in it
-// survives a crash (step sync_directory).
+// sync_directory: so that a name created, renamed or removed in `dir` survives a crash.
 [[nodiscard]] FileResult<void> sync_directory(const std::filesystem::path& dir);
 
 // parent_directory: the directory that holds `file` ("." for a bare name).

@@ -1,6 +1,5 @@
 #pragma once
-// UniqueFd: owns a POSIX file descriptor and closes it on destruction, so that no error path
-// leaks one. -1 means none.
+// UniqueFd: owns a POSIX file descriptor, so that no error path leaks one. -1 means none.
 
 namespace petstore::adapters::files {
 

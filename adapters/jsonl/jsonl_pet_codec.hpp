@@ -1,10 +1,7 @@
 #pragma once
-// One pet as one line of JSON Lines, the format of `petstore export` and `petstore import`:
-// `{"id":1,"name":"Rex","categoryId":7,"status":"available"}`, the API's Pet. Decoding is as strict
-// as the API's body decoding (UTF-8, no repeated member, integers within int64, no fraction or
-// exponent; pet_json reads and writes both) and also requires exactly these four members, with
-// id >= 1. It never throws on any input, and its messages never copy input bytes beyond a short,
-// plain member name.
+// One pet as one line of JSON Lines, the format of `petstore export` and `import`: the API's Pet
+// (docs/decisions/jsonl-format.md). Decoding is as strict as the API's (pet_json reads both) and
+// also requires exactly the four members, with id >= 1. It never throws on any input.
 
 #include <cstddef>
 #include <string>
@@ -25,11 +22,9 @@ void append_pet_line(std::string& out, const domain::Pet& pet);
 // PetLineDecoder: decodes lines one after another, reusing its parser's memory. Not thread-safe.
 class PetLineDecoder {
  public:
-  // decode: the pet `line` (without its newline) holds, or invalid_argument whose message says
-  // why, e.g. "name must not be empty". The field is the member at fault ("" for syntax).
-  // Problems are reported in this order: JSON syntax (the first in the text, with its column:
-  // "the line is not valid JSON (column 12)"), an unknown member (the first), then id, name,
-  // categoryId, status.
+  // decode: the pet `line` (without its newline) holds, or invalid_argument naming the member at
+  // fault ("" for syntax). The first problem is reported, in this order: JSON syntax, an unknown
+  // member, then id, name, categoryId, status.
   [[nodiscard]] domain::Result<domain::Pet> decode(std::string_view line);
 
  private:

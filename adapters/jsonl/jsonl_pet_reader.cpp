@@ -63,8 +63,7 @@ class Collector {
     }
   }
 
-  // repeated_ids: the first max_problems_ (by line) of the lines whose id an earlier line has;
-  // repeat_count_ counts them all.
+  // repeated_ids: the first max_problems_ lines whose id an earlier line has (all counted).
   std::vector<LineProblem> repeated_ids() {
     std::vector<std::pair<std::int64_t, std::size_t>> ids;  // (id, line)
     ids.reserve(lines_.pets.size());

@@ -1,7 +1,6 @@
 #pragma once
-// read_pet_lines: a whole JSON Lines stream of pets, validated before anything is stored. Each
-// line goes through PetLineDecoder; then the ids are checked to be unique across the stream. The
-// caller imports only when no problem was found, so a bad line never leaves half a file stored.
+// read_pet_lines: a whole JSON Lines stream of pets, every line decoded and ids checked unique
+// before anything is stored, so that a bad line never leaves half a file stored.
 
 #include <cstddef>
 #include <cstdint>
@@ -36,10 +35,9 @@ struct ReadOptions {
   std::function<void(std::uint64_t bytes, std::size_t lines)> progress;
 };
 
-// read_pet_lines: reads `in` to its end. A line ends at "\n"; a last line without one counts;
-// white space around the object (so a "\r\n" ending) is allowed; an empty line is a problem, and
-// so is a line longer than max_line_bytes. An id on two lines is a problem of the later line
-// ("id 5 appears again; first on line 2"). Errors: unavailable when `in` fails to read.
+// read_pet_lines: reads `in` to its end. A last line without "\n" counts; white space around the
+// object ("\r\n" too) is allowed; an empty or too long line is a problem, and so is an id seen on
+// an earlier line. Errors: unavailable when `in` fails to read.
 [[nodiscard]] domain::Result<PetLines> read_pet_lines(std::istream& in,
                                                       const ReadOptions& options = {});
 

@@ -25,10 +25,8 @@ struct LineWriter::State {
   const int fd;
   const std::size_t capacity;
   const std::size_t hand_off;  // a thread's buffer goes to the writer once it holds this much
-  // The active writer collects every collect_every, and is woken sooner only once this much is
-  // queued (an eighth of the queue, the rest room for the lines that come while it wakes and
-  // writes): a busy log costs a wake-up, and a write, per eighth rather than per hand-over, each
-  // of which would take a serving thread's core for a moment.
+  // The active writer is woken before collect_every only once this much (an eighth of the queue)
+  // waits: a wake-up per hand-over would take a serving thread's core each time.
   const std::size_t wake_at;
   const std::uint64_t id;  // tells this writer's buffers apart in a thread's cache
   std::mutex mutex;
@@ -132,10 +130,9 @@ bool LineWriter::offer_now(std::string_view line) {
 }
 
 void LineWriter::write_queued(const std::shared_ptr<State>& state) {
-  // A reader that has gone away must not end the process: with SIGPIPE blocked on this thread
-  // (the only one that writes), such a write fails with EPIPE and its lines are dropped. The
-  // signal stays pending on this thread, which is harmless, and the process's disposition of
-  // SIGPIPE is left as it was (a data tool piped into `head` still ends quietly).
+  // A reader gone away must not end the process: with SIGPIPE blocked on this thread alone (the
+  // only writer), the write fails with EPIPE. The process's disposition stays as it was (a data
+  // tool piped into `head` still ends quietly).
   sigset_t pipe_signal;
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
@@ -143,11 +140,9 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
   std::string batch;
   std::vector<std::shared_ptr<ThreadBuffer>> buffers;
   bool found_lines = true;
-  // collect: every thread's buffer joins the queue, under the buffer's mutex, as the thread's own
-  // hand-overs do, so that its lines enter the queue, and reach the descriptor, in the order it
-  // offered them. (Taken after the queue, a buffer could overtake lines its thread handed over
-  // between the two.) The queue may pass its capacity here: these lines were already taken.
-  // Called without the state's mutex.
+  // collect: every thread's buffer joins the queue under the buffer's mutex, as its own hand-overs
+  // do, so that a thread's lines keep their order. The queue may pass its capacity here: these
+  // lines were already taken. Called without the state's mutex.
   const auto collect = [&] {
     for (const auto& buffer : buffers) {
       const std::lock_guard taken(buffer->mutex);
@@ -170,10 +165,9 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
                state->closed.load(std::memory_order_acquire);
       });
     } else {
-      // Idle from here: a line offered from now on wakes the writer (offer() reads `idle` under
-      // its buffer's mutex, which collect() takes after this store). A line offered since the
-      // last collection saw the writer active and woke no one, so the buffers are looked at once
-      // more before the wait.
+      // Idle from here: a later line wakes the writer (offer() reads `idle` under its buffer's
+      // mutex, which collect() takes after this store). One offered since the last collection
+      // woke no one, so the buffers are looked at once more before the wait.
       state->idle.store(true, std::memory_order_relaxed);
       buffers = state->buffers;
       lock.unlock();
@@ -193,8 +187,7 @@ void LineWriter::write_queued(const std::shared_ptr<State>& state) {
     state->in_write = batch.size();
     lock.unlock();
     if (found_lines) {
-      // When the descriptor fails (closed pipe, full disk), the batch is discarded rather than
-      // retried forever.
+      // A failed batch (closed pipe, full disk) is discarded, not retried forever.
       (void)files::write_all(state->fd, batch);
     }
     lock.lock();

@@ -1,15 +1,9 @@
 #pragma once
 // LineWriter: log lines in front of a file descriptor, written by a thread of its own, the only
-// one that may block in write(2). Whoever logs never waits for the reader of the descriptor, nor
-// for another logging thread: each thread appends whole lines to a buffer of its own, handed to
-// the writing thread once it holds `hand_off` bytes or when the writer next collects (every
-// `collect_every` while lines come, sooner once an eighth of the queue waits: a busy log is written
-// in large writes, with few wake-ups of the writer and of the reader). When the writer's queue is
-// full (stdout a pipe nobody reads) a thread's buffer keeps its lines up to `hand_off` bytes, and
-// beyond that a line is dropped and counted instead (contract section 9). A line is never split or
-// mixed with another; each thread's lines are written in the order it offered them, and threads'
-// lines come in batches (a second's lines may be out of order across threads by up to
-// `collect_every`).
+// one that may block in write(2) (docs/decisions/log-queue.md). Each thread appends whole lines to
+// a buffer of its own, which the writer collects; a line that fits neither it nor the writer's
+// queue is dropped and counted (contract section 9). A line is never split or mixed; each thread's
+// lines keep their order, and threads' lines may be out of order by up to `collect_every`.
 
 #include <atomic>
 #include <chrono>
@@ -38,16 +32,14 @@ class LineWriter {
   // offer: buffers `line` (ending in '\n'); false, and the line counted as dropped, when it does
   // not fit or the writer is closed. Never blocks on the descriptor.
   bool offer(std::string_view line);
-  // offer_now: offer, then hands this thread's buffer to the writer's queue at once, so that what
-  // this thread offered is written (at the writer's next collection) before anything offered
-  // after this returns (an announcement).
+  // offer_now: offer, then hands this thread's buffer to the queue at once, so that it is written
+  // before anything offered after this returns (an announcement).
   bool offer_now(std::string_view line);
 
   [[nodiscard]] std::uint64_t dropped() const;
 
-  // take_drop_report: once writing works again after lines were dropped (the queue has been
-  // emptied since), how many were dropped since the last report; 0 otherwise. The caller logs
-  // that count as a line of its own. Lock-free while nothing was dropped.
+  // take_drop_report: once the queue has emptied after drops, how many since the last report (for
+  // the caller to log); else 0. Lock-free while nothing was dropped.
   [[nodiscard]] std::uint64_t take_drop_report();
 
   // close: takes no more lines and waits up to `deadline` for the buffered ones to be written;
@@ -60,8 +52,7 @@ class LineWriter {
   struct ThreadBuffer;
   // buffer_of_this_thread: this thread's buffer, made and registered on its first line.
   ThreadBuffer& buffer_of_this_thread();
-  // hand_over: moves `lines` (a thread's buffer, its mutex held) to the writer's queue when they
-  // fit; false when the queue is full.
+  // hand_over: moves `lines` (a thread's buffer, its mutex held) to the queue; false when full.
   static bool hand_over(State& state, std::string& lines);
   // write_queued: the writing thread's loop, until closed and empty.
   static void write_queued(const std::shared_ptr<State>& state);

@@ -67,9 +67,8 @@ std::size_t line_bound(std::string_view event, LogFields fields) {
   return bound;
 }
 
-// Writer: writes through a cursor into a buffer sized for the line's worst case up front
-// (line_bound), so that a line is a run of stores with no check of room between them: the whole
-// line costs about what formatting its numbers costs.
+// Writer: a cursor into a buffer sized for the line's worst case up front (line_bound), so that a
+// line is a run of stores with no check of room between them.
 class Writer {
  public:
   explicit Writer(char* at) : at_(at) {}
@@ -107,9 +106,8 @@ class Writer {
     *at_++ = 'Z';
   }
 
-  // json_string: `text` as a JSON string, escaped as Boost.JSON's serializer escapes it. Sixteen
-  // bytes at a time that need no escape (every byte of a request line's values) are tested and
-  // copied as one block, a short tail padded with bytes that need none; the rest byte by byte.
+  // json_string: `text` as a JSON string, escaped as Boost.JSON's serializer escapes it. Blocks
+  // that need no escape (a request line's values) are copied whole; the rest byte by byte.
   void json_string(std::string_view text) {
     *at_++ = '"';
     const char* from = text.data();
@@ -133,8 +131,7 @@ class Writer {
     *at_++ = '"';
   }
 
-  // key: a field's key as a JSON member name. Keys are names in the code, never input: they are
-  // copied as they are, without the escape scan.
+  // key: a field's key as a JSON member name, unescaped: keys are names in the code, never input.
   void key(std::string_view name) {
     *at_++ = '"';
     put(name);
@@ -154,8 +151,7 @@ class Writer {
     }
   }
 
-  // milliseconds: `micros` as milliseconds with up to three decimals and no trailing zero
-  // ("1.5", "0.012", "3"): a JSON number, in integer arithmetic.
+  // milliseconds: `micros` as milliseconds, up to three decimals, no trailing zero ("0.012", "3").
   void milliseconds(std::int64_t micros) {
     // Unsigned, so that the most negative value has a magnitude too.
     auto magnitude = static_cast<std::uint64_t>(micros);
@@ -175,8 +171,7 @@ class Writer {
     }
   }
 
-  // number: an integer, or a double in its shortest round-trip form ("1.5", not "1.5E0"): valid
-  // JSON and readable as text.
+  // number: an integer, or a double's shortest round-trip form ("1.5"): valid JSON and text.
   template <class Number>
   void number(Number value) {
     const auto [end, error] = std::to_chars(at_, at_ + widest_number, value);

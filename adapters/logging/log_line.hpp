@@ -1,8 +1,7 @@
 #pragma once
-// One log line in either format, written into a buffer the caller reuses: JSON (`{"time":...,
-// "level":...,"event":...,` then the fields) or text (`TIME LEVEL EVENT key=value...`, a value
-// quoted as a JSON string where it needs quoting). The time is UTC to the millisecond; warn's
-// level is written "warning". Nothing here locks or, once the buffer has grown, allocates.
+// One log line, JSON (`{"time":...,"level":...,"event":...,` then the fields) or text (`TIME LEVEL
+// EVENT key=value...`, quoted as JSON where needed), into a buffer the caller reuses. Time is UTC
+// to the millisecond. Nothing here locks or, once the buffer has grown, allocates.
 
 #include <string>
 #include <string_view>

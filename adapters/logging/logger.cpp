@@ -11,9 +11,8 @@
 namespace petstore::adapters::logging {
 namespace {
 
-// Lines wait for stdout in a queue of this many bytes (some 2,400 request lines), and each thread
-// buffers 32 KiB besides: enough for the lines that come while the writer wakes and the reader
-// catches up (25 ms of them at 100,000 requests a second), a few MiB at most when it never does.
+// Some 2,400 request lines: room for those that come while the writer wakes and the reader catches
+// up (docs/decisions/log-queue.md).
 constexpr std::size_t stdout_queue_bytes = std::size_t{1} << 20;
 
 // Lines held at most until the announcement; later ones are written at once (a start that logs
@@ -82,7 +81,6 @@ void Logger::write(std::string_view line) {
 }
 
 void Logger::emit(LogLevel level, std::string_view event, LogFields fields) {
-  // One buffer a thread, reused: a line costs no allocation once the buffer has grown.
   thread_local std::string buffer;
   write(format_line(buffer, format_, level, event, fields));
 }

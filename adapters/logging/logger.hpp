@@ -1,11 +1,8 @@
 #pragma once
-// Logger: the service's log lines, one line per event: JSON objects (time, level, event, then
-// fields) for machines, or a human line. Request lines carry the request id and the route
-// template, never a target, a header or a key: callers only hand in what is here. Thread-safe,
-// and made for one line per request on every serving thread: each line is formatted into a
-// buffer of its thread's, with no lock and no allocation once warm. On stdout, logging never
-// waits for the reader (line_writer.hpp): lines it cannot take are dropped and counted, and a line
-// says how many once writing works again.
+// Logger: the service's log lines, one per event, JSON or text (docs/decisions/log-format.md).
+// Request lines never carry a target, a header or a key. Thread-safe, made for a line per request
+// on every serving thread: no lock and no allocation once warm. On stdout it never waits for the
+// reader (line_writer.hpp): lines it cannot take are dropped, counted and reported later.
 
 #include <atomic>
 #include <chrono>
@@ -72,9 +69,8 @@ class Logger {
   Logger& operator=(const Logger&) = delete;
   ~Logger();
 
-  // hold_until_announced: lines logged from now until the first announce() wait and follow it,
-  // so that the announcement is the first line a reader sees (at most a few hundred are held;
-  // close() writes them when no announcement came).
+  // hold_until_announced: lines logged until the first announce() follow it (at most a few
+  // hundred are held; close() writes them when no announcement came).
   void hold_until_announced();
 
   // lines_dropped: lines dropped since the start because the descriptor was not being read.
@@ -83,8 +79,7 @@ class Logger {
   // they were not (a stalled reader). Lines logged afterwards are dropped.
   bool close(std::chrono::milliseconds deadline);
 
-  // request: the line of one answered request (event "request"), at `level`; with a field
-  // "fault" when the record has one.
+  // request: the line of one answered request (event "request"), at `level`.
   void request(const RequestLine& record, LogLevel level = LogLevel::info);
   void log(LogLevel level, std::string_view event, LogFields fields = {});
   // announce: a line every reader of the log needs whatever the level filter says (event
@@ -97,7 +92,6 @@ class Logger {
  private:
   Logger(LogFormat format, LogLevel level);
   [[nodiscard]] bool enabled(LogLevel level) const { return level >= level_; }
-  // emit: the line of `event` and `fields` at `level`, formatted and written.
   void emit(LogLevel level, std::string_view event, LogFields fields);
   // write: one whole line, to the writer or the stream (or held, until the announcement).
   void write(std::string_view line);

@@ -1,8 +1,7 @@
 #pragma once
 // Metrics: the service's counters, gauges and histograms, and their Prometheus text exposition
-// (format 0.0.4) for GET /metrics. Updates are lock-free atomics, so that any server thread may
-// record at any time; a scrape reads them without stopping anyone. Labels are operation names,
-// protocols and status codes only: nothing a client sends, and never a key, reaches a label.
+// (format 0.0.4). Updates are lock-free atomics; a scrape stops no one. Labels come from fixed sets
+// only: nothing a client sends, and never a key, reaches a label.
 
 #include <algorithm>
 #include <array>
@@ -55,17 +54,14 @@ class WordCounts {
 };
 
 // Histogram: cumulative-bucket latency histogram in seconds, lock-free, a slot a thread
-// (shards.hpp). Buckets from 25 us (a read takes about 10 us of CPU) to 10 s in 1-2.5-5 steps
-// (about 2.5x each): microsecond reads and multi-second storage stalls both fall inside a bucket
-// rather than at an edge.
+// (shards.hpp); buckets from 25 us to 10 s in 1-2.5-5 steps (docs/decisions/latency-buckets.md).
 class Histogram {
  public:
   static constexpr std::array<double, 18> bounds{0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001,
                                                  0.0025,   0.005,   0.01,   0.025,   0.05,   0.1,
                                                  0.25,     0.5,     1,      2.5,     5,      10};
   void observe(std::chrono::nanoseconds duration);
-  // append_exposition: the _bucket, _sum and _count lines of `name`, with `labels` (already
-  // formatted, e.g. `operation="getPet"`, or empty) before `le`.
+  // append_exposition: `name`'s _bucket, _sum and _count lines, `labels` (formatted) before `le`.
   void append_exposition(std::string& out, std::string_view name, std::string_view labels) const;
 
  private:
@@ -92,16 +88,13 @@ class Metrics {
   void connection_opened() { connections_open_.fetch_add(1, std::memory_order_relaxed); }
   void connection_closed() { connections_open_.fetch_sub(1, std::memory_order_relaxed); }
   void request_started() { in_flight_.mine().fetch_add(1, std::memory_order_relaxed); }
-  // request_finished: one answered request over `protocol` ("HTTP/1.1", "HTTP/2", "HTTP/1.0");
-  // an operation not given at construction (or none) counts as "other", a status outside 100..599
-  // as 0. Returns the operation label it was counted under (valid as long as this object), so
-  // that a log line names the request as the metric does.
+  // request_finished: an unknown operation counts as "other", a status outside 100..599 as 0.
+  // Returns the operation label counted (valid as long as this object), for the log line.
   std::string_view request_finished(std::string_view operation, std::string_view protocol,
                                     unsigned status, std::chrono::nanoseconds duration);
   // storage_committed: one storage commit (one batch of creates) took `duration`.
   void storage_committed(std::chrono::nanoseconds duration) { commits_.observe(duration); }
-  // set_pets_stored: the count of stored pets, as storage last answered it (PetsStoredSampler);
-  // the exposition shows the gauge only once it is known, and never asks storage itself.
+  // set_pets_stored: as storage last answered (PetsStoredSampler); shown only once known.
   void set_pets_stored(std::int64_t count) {
     pets_stored_.store(count, std::memory_order_relaxed);
     pets_stored_known_.store(true, std::memory_order_release);
@@ -121,8 +114,7 @@ class Metrics {
   void database_query_finished(std::chrono::nanoseconds took) { database_queries_.observe(took); }
   void database_connection_lost() { database_lost_.fetch_add(1, std::memory_order_relaxed); }
   void database_reconnected() { database_reconnects_.fetch_add(1, std::memory_order_relaxed); }
-  // read_served: one get or list answered by a replica (`replica`) or by the primary for `reason`
-  // (PostgresObserver::read_served's words).
+  // read_served: a get or list answered by a replica, or by the primary for `reason`.
   void read_served(bool replica, std::string_view reason) {
     if (replica) {
       replica_reads_.fetch_add(1, std::memory_order_relaxed);
@@ -130,18 +122,15 @@ class Metrics {
       primary_reads_.add(reason);
     }
   }
-  // position_queried: one flush-position query sent to the primary to keep replica reads fresh
-  // (their ratio to reads is the freshness cost).
+  // position_queried: a flush-position query for replica freshness (its ratio to reads: the cost).
   void position_queried() { freshness_queries_.fetch_add(1, std::memory_order_relaxed); }
-  // replica_refused: a replica's check found it does not replay the primary's history
-  // (ReplicaRefusal's words).
+  // replica_refused: a replica does not replay the primary's history (ReplicaRefusal's words).
   void replica_refused(std::string_view refusal) { replica_refusals_.add(refusal); }
   // storage_commit_resolved: a batch whose COMMIT's answer was lost was resolved with `outcome`
   // ("committed", "not_committed", anything else counts as "unknown").
   void storage_commit_resolved(std::string_view outcome) { commits_resolved_.add(outcome); }
 
-  // set_log_lines_dropped: where the count of log lines dropped (stdout not being read) is read
-  // at scrape time; unset, the metric is absent.
+  // set_log_lines_dropped: read at scrape time; unset, the metric is absent.
   void set_log_lines_dropped(std::function<std::uint64_t()> source) {
     log_lines_dropped_ = std::move(source);
   }

@@ -1,11 +1,8 @@
 #pragma once
-// PetsStoredSampler: the one source of the petstore_pets_stored gauge. It asks storage for its
-// count (PetRepository::count) when made and on every scrape, and the gauge shows the latest
-// answer: the store's own count, whichever process created the pets. A scrape never waits for
-// storage. Memory and LMDB answer a count at once, on the caller's thread, so their gauge is
-// current; PostgreSQL answers later, so its gauge is as of the sample before. A failed count
-// leaves the gauge as it was and is told to the failure handler (bootstrap logs it): no request
-// waits for it, so no request's line can carry it.
+// PetsStoredSampler: the one source of the petstore_pets_stored gauge: it asks storage to count
+// when made and on every scrape, and the gauge shows the latest answer; a scrape never waits for it
+// (docs/decisions/stored-pets-gauge.md). A failed count leaves the gauge as it was and goes to the
+// failure handler (bootstrap logs it): no request's line could carry it.
 
 #include <chrono>
 #include <functional>
@@ -32,9 +29,8 @@ class PetsStoredSampler {
   PetsStoredSampler& operator=(const PetsStoredSampler&) = delete;
   ~PetsStoredSampler();
 
-  // sample: starts a count, unless one is still in flight or the last one answered late or
-  // failed less than min_interval ago, so that a burst of scrapes never queues up counts for a
-  // slow or failing database. Thread-safe.
+  // sample: starts a count, unless one is in flight or the last answered late or failed less than
+  // min_interval ago: scrapes never queue up counts for a slow database. Thread-safe.
   void sample();
 
  private:

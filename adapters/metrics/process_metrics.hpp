@@ -1,8 +1,6 @@
 #pragma once
-// The standard process metrics that Prometheus client libraries export on Linux, read from
-// /proc at scrape time: process_cpu_seconds_total, process_resident_memory_bytes,
-// process_virtual_memory_bytes, process_open_fds, process_max_fds, process_start_time_seconds.
-// A value /proc does not give (a hardened sandbox) is left out rather than guessed.
+// The standard Linux process metrics of Prometheus client libraries, read from /proc at scrape
+// time. A value /proc does not give (a hardened sandbox) is left out rather than guessed.
 
 #include <string>
 

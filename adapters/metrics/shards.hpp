@@ -1,8 +1,7 @@
 #pragma once
-// Per-thread slots for counters that every serving thread updates on every request. One atomic
-// that all threads add to moves its cache line between cores at each update (about 280 ns a
-// request with two threads, against 33 ns alone: docs/dependencies.md); each thread adds to a slot
-// of its own instead, and a scrape sums the slots. Threads are dealt slots in turn, once each.
+// Per-thread slots for counters every serving thread updates on every request: one shared atomic
+// would move its cache line between cores at each update (docs/dependencies.md). A scrape sums the
+// slots. Threads are dealt slots in turn, once each.
 
 #include <array>
 #include <atomic>

@@ -1,5 +1,4 @@
-// The encoders of pet_encoder.hpp. They write straight into the caller's buffer, without building
-// a JSON tree first: a page of 100 pets is one append per pet.
+// Straight into the caller's buffer, without a JSON tree: one append per pet.
 
 #include "adapters/pet_json/pet_encoder.hpp"
 
@@ -40,8 +39,7 @@ void append_escaped_control(std::string& out, unsigned char byte) {
   }
 }
 
-// needs_escaping: whether a valid name (domain::PetName: well-formed UTF-8 without control
-// characters) holds a '"' or a '\\', the only bytes of one that JSON escapes. UTF-8 passes as is.
+// needs_escaping: whether a valid name (no controls) holds '"' or '\\', all JSON escapes in one.
 bool needs_escaping(std::string_view name) {
   return std::memchr(name.data(), '"', name.size()) != nullptr ||
          std::memchr(name.data(), '\\', name.size()) != nullptr;
@@ -56,9 +54,8 @@ constexpr std::size_t pet_fixed_bytes = 48 + 2 * 20;
 constexpr std::size_t max_name_bytes = 4 * domain::PetName::max_code_points;
 constexpr std::size_t max_pet_bytes = pet_fixed_bytes + max_name_bytes + 16;
 
-// append_pet_object: the pet object with `json_name` (the name's JSON string literal without its
-// quotes) written on the stack and appended in one piece: a page of pets is the hot path of
-// listPets, and an export writes millions.
+// append_pet_object: with `json_name` (the name's JSON string without quotes), built on the stack
+// and appended in one piece: listPets' hot path, and an export writes millions.
 void append_pet_object(std::string& out, const domain::Pet& pet, std::string_view json_name) {
   std::array<char, max_pet_bytes> text;  // NOLINT(cppcoreguidelines-pro-type-member-init)
   char* const end = text.data() + text.size();

@@ -1,7 +1,7 @@
 #pragma once
-// The pet's JSON, written: the API's Pet and a page of them, and the data tools' lines, are all
+// The pet's JSON, for the API and the data tools alike:
 // `{"id":1,"name":"Rex","categoryId":7,"status":"available"}`. Encoders append to a caller's
-// buffer, always produce valid UTF-8 JSON and do not throw except std::bad_alloc.
+// buffer, always produce valid UTF-8 JSON and throw only std::bad_alloc.
 
 #include <span>
 #include <string>
@@ -11,9 +11,8 @@
 
 namespace petstore::adapters::pet_json {
 
-// append_json_string: `text` as a JSON string literal, quotes included. `"`, `\` and the control
-// characters U+0000-U+001F and U+007F are escaped; other UTF-8 passes through unchanged, and each
-// byte that is not part of well-formed UTF-8 becomes U+FFFD, so the output is always valid JSON.
+// append_json_string: `text` as a JSON string literal, quotes included: `"`, `\` and controls
+// escaped, other UTF-8 unchanged, each byte of ill-formed UTF-8 U+FFFD.
 void append_json_string(std::string& out, std::string_view text);
 
 // append_pet: the pet object above, always all four members in that order, compact.

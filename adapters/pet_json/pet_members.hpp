@@ -1,7 +1,6 @@
 #pragma once
 // PetMembers: what a JSON object said about each member of a pet, before the rules of the API's
-// NewPet or of the data tools' Pet. name_of, category_id_of and status_of are the rules both
-// share, each an invalid_argument naming the member, e.g. {"categoryId", "categoryId is required"}.
+// NewPet or the data tools' Pet. The rules both share are below, each error naming the member.
 
 #include <cstdint>
 #include <optional>
@@ -35,8 +34,8 @@ struct PetMembers {
 // category_id_of: the categoryId member, required, an integer within int64.
 [[nodiscard]] domain::Result<domain::CategoryId> category_id_of(const PetMembers& members);
 
-// status_of: the status member, a string naming a status; `when_absent` when the object has no
-// status, which is required when `when_absent` is nullopt.
+// status_of: the status member, a string naming a status; `when_absent` when absent (required
+// when nullopt).
 [[nodiscard]] domain::Result<domain::PetStatus> status_of(
     const PetMembers& members, std::optional<domain::PetStatus> when_absent);
 

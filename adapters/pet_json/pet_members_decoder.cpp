@@ -79,8 +79,7 @@ bool PetMembersDecoder::check_key(ErrorCode& ec) {
   if (depth_ == 1) {
     member_ = known_member(key_);
     if (member_ != Member::unknown) {
-      // The members of a pet in the top-level object, the usual text, are checked for
-      // repetition with a bit each rather than the set of names.
+      // A pet's members at the top level, the usual case, need a bit each, not the set of names.
       const auto bit = static_cast<unsigned>(1U << static_cast<unsigned>(member_));
       if ((seen_members_ & bit) != 0) {
         return stop(DecoderStop::repeated_member, ec);  // key_ keeps the name

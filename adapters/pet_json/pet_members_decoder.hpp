@@ -1,9 +1,7 @@
 #pragma once
-// PetMembersDecoder: the Boost.JSON SAX handler behind PetObjectReader. In one pass it stops the
-// parser at a top level that is not an object or at a member name repeated in one object (at any
-// depth, which boost::json::parse would merge), and records in PetMembers what the top-level
-// object says about each member of a pet. It records facts only: the messages live in the reader
-// and the rules in the adapters.
+// PetMembersDecoder: the Boost.JSON SAX handler behind PetObjectReader. In one pass it stops at a
+// top level that is not an object or a member name repeated in one object (which boost::json::parse
+// would merge), and records facts in PetMembers; messages and rules live elsewhere.
 
 #include <cstdint>
 #include <limits>
@@ -73,8 +71,7 @@ class PetMembersDecoder {
   static Member known_member(std::string_view name);
 
   std::size_t depth_ = 0;  // containers open around the next event
-  // Names seen in each open object: the object's serial number (8 bytes) then the name. One set
-  // for the whole document, so closing an object costs nothing.
+  // Each open object's names, after its 8-byte serial: one set, so closing an object costs nothing.
   std::unordered_set<std::string> names_;
   boost::container::small_vector<std::uint64_t, 8> open_objects_;  // serials; 0: an open array
   std::uint64_t next_serial_ = 1;

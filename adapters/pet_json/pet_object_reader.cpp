@@ -1,7 +1,5 @@
-// PetObjectReader: one pass of Boost.JSON's SAX parser over the text. Only on the failure path is
-// the text read again: for UTF-8 validity as a whole, for a lone surrogate escape, and to find
-// where the parser stopped, which Boost.JSON 1.81 does not tell (write_some then returns the
-// whole size).
+// One pass of Boost.JSON's SAX parser. Only on failure is the text read again: for UTF-8 validity,
+// a lone surrogate escape, and where the parser stopped, which Boost.JSON 1.81 does not tell.
 
 #include "adapters/pet_json/pet_object_reader.hpp"
 
@@ -116,7 +114,6 @@ JsonSyntaxError PetObjectReader::parser_error(const boost::json::error_code& ec,
     return at(noun(text_) + " has a number whose exponent is out of range", text,
               failure_offset(text));
   }
-  // Only on this path is the text checked for UTF-8 as a whole, to say which rule it broke.
   const std::size_t bad_byte = domain::unicode::valid_utf8_prefix(text);
   if (bad_byte != text.size()) {
     return at(noun(text_) + " is not valid UTF-8", text, bad_byte);
@@ -128,10 +125,8 @@ JsonSyntaxError PetObjectReader::parser_error(const boost::json::error_code& ec,
   return at(noun(text_) + " is not valid JSON", text, failure_offset(text));
 }
 
-// Boost.JSON 1.81 reports a high surrogate escape that no low one follows ("\ud800" then a quote)
-// as a plain syntax error, while a lone low surrogate has errors of its own; both are told as one
-// problem. The text fails at the lone escape when the text up to it parses as the start of a
-// document.
+// Boost.JSON 1.81 reports a lone high surrogate escape ("\ud800" then a quote) as a plain syntax
+// error; it is told like a lone low one. The text fails there when what precedes it parses.
 bool PetObjectReader::fails_at_a_lone_high_surrogate(std::string_view text, std::size_t end) {
   restart();
   boost::json::error_code ec;
@@ -140,9 +135,8 @@ bool PetObjectReader::fails_at_a_lone_high_surrogate(std::string_view text, std:
 }
 
 // failure_offset: the offset of the byte at which the parser stops on `text`, text.size() when
-// only its end is missing. The text is fed again in pieces until one fails, then, from a fresh
-// start, the bytes before that piece at once and the piece a byte at a time: two passes and at
-// most one piece of single bytes, however long the text.
+// only its end is missing. Fed in pieces until one fails, then that piece a byte at a time: two
+// passes, however long the text.
 std::size_t PetObjectReader::failure_offset(std::string_view text) {
   constexpr std::size_t piece = 256;
   boost::json::error_code ec;

@@ -1,9 +1,7 @@
 #pragma once
-// PetObjectReader: reads a JSON text that should hold one pet object, an API request body or one
-// line of JSON Lines, into PetMembers, or says what breaks it as JSON. The one place for the
-// JSON-syntax messages of both, e.g. `the body is not valid JSON (line 3, column 5)`. It never
-// throws except std::bad_alloc, and its messages never copy input bytes beyond a short, plain
-// member name.
+// PetObjectReader: reads a JSON text that should hold one pet object (an API body or a JSON Lines
+// line) into PetMembers, or says what breaks it, e.g. `the body is not valid JSON (line 3, column
+// 5)`: the one place for the JSON-syntax messages of both. Never throws except std::bad_alloc.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +16,7 @@
 
 namespace petstore::adapters::pet_json {
 
-// JsonText: what is read, which names it in messages and says how to locate a problem in it.
+// JsonText: what is read, which names it in messages and locates a problem in it.
 enum class JsonText : std::uint8_t {
   body,  // "the body ...", at a line and column
   line,  // "the line ...", at a column: the reader of lines names the line
@@ -32,9 +30,8 @@ struct JsonSyntaxError {
   std::string message;
 };
 
-// is_quotable_member_name: whether a member name is short and plain enough to quote back in a
-// message (1-64 characters of [A-Za-z0-9_.-]). Any other is described, not quoted, so that no
-// message carries arbitrary input bytes (markup to a client, terminal escapes to an operator).
+// is_quotable_member_name: 1-64 characters of [A-Za-z0-9_.-]. Any other name is described, not
+// quoted, so that no message carries arbitrary input bytes (markup, terminal escapes).
 [[nodiscard]] bool is_quotable_member_name(std::string_view name) noexcept;
 
 class PetObjectReader {
@@ -44,13 +41,11 @@ class PetObjectReader {
   PetObjectReader& operator=(const PetObjectReader&) = delete;
   ~PetObjectReader();
 
-  // read: the members of the one JSON object `text` holds, white space around it allowed, or the
-  // first problem in the text: empty, not an object, a member name twice in one object (at any
-  // depth), not UTF-8, nested deeper than max_json_depth, a \u escape that is not a whole Unicode
-  // character, an exponent out of range, content after the object, any other syntax error.
-  // Every message but those of an empty text and of one that is not an object ends with where
-  // reading stopped: `(line 3, column 5)` for a body, `(column 5)` for a line; both count from 1,
-  // a column in code points. Reuses its memory from one text to the next. Not thread-safe.
+  // read: the members of the one JSON object `text` holds (white space around it allowed), or the
+  // first problem: empty, not an object, a member name twice in one object, not UTF-8, too deep, a
+  // \u escape that is no whole character, an exponent out of range, content after the object, any
+  // other syntax error. Messages (but empty and not-an-object) end with where reading stopped,
+  // from 1, a column in code points. Reuses its memory from one text to the next. Not thread-safe.
   [[nodiscard]] boost::system::result<PetMembers, JsonSyntaxError> read(std::string_view text);
 
  private:

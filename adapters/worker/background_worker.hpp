@@ -1,8 +1,7 @@
 #pragma once
-// BackgroundWorker: one thread for work that may block, kept off the threads that must never wait
-// (serving threads, poll loops, the signal thread): PostgreSQL's schema keeping and commits in
-// doubt, the SIGHUP reload. Jobs run one at a time, each when it is due, with the worker's stop
-// token; a job may ask to run again later. Closing stops the job under way (through the token)
+// BackgroundWorker: one thread for work that may block (PostgreSQL's schema keeping and commits in
+// doubt, the SIGHUP reload), kept off the threads that must never wait. Jobs run one at a time,
+// each when due, with the worker's stop token. Closing stops the job under way through the token
 // and drops the others, each told so, that it answer its callers. Thread-safe.
 
 #include <chrono>
@@ -39,10 +38,9 @@ class BackgroundWorker {
   // close: stops the job under way, waits for it, and drops the rest. Only the first close (of
   // either kind) does anything; a later one returns at once.
   void close();
-  // close_without_waiting: as close(), but a job under way is not waited for: one that cannot
-  // heed the token (a read of a hung file system) is left to finish on the thread, detached; what
-  // it uses, and its `dropped` (run there should it ask to run again), must outlive it. True when
-  // no job was under way (a later call: the first close's answer).
+  // close_without_waiting: as close(), but a job under way (one that cannot heed the token, on a
+  // hung file system) is left to finish on the detached thread; what it uses, and its `dropped`,
+  // must outlive it. True when no job was under way (a later call: the first close's answer).
   [[nodiscard]] bool close_without_waiting();
 
  private:
@@ -62,8 +60,7 @@ class BackgroundWorker {
   };
 
   static void work(State& state, const std::stop_token& stop);
-  // close_queue: closes, moving the queued jobs to `dropped`; `leave`: a job under way is to be
-  // left running.
+  // close_queue: closes, moving the queued jobs to `dropped`; `leave`: a job under way runs on.
   Closing close_queue(std::multimap<Clock::time_point, Job>& dropped, bool leave);
 
   std::shared_ptr<State> state_;

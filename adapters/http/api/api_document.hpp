@@ -1,8 +1,7 @@
 #pragma once
-// The API document and its reference page, compiled into the binary from docs/openapi.json,
-// adapters/http/api/docs_page.html and third_party/redoc/redoc.standalone.js by embed_files.cmake
-// (the definitions are generated at build time). Each view is of static storage, valid for the
-// life of the program; no file is read at run time.
+// The API document and its reference page, embedded by embed_files.cmake at build time from
+// docs/openapi.json, docs_page.html and third_party/redoc. Views of static storage; no file is
+// read at run time.
 
 #include <string_view>
 

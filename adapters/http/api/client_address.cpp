@@ -7,8 +7,7 @@
 namespace petstore::adapters::http {
 namespace {
 
-// without_port: an X-Forwarded-For entry as some proxies write it, "[2001:db8::1]:443" or
-// "192.0.2.7:443", reduced to the address.
+// without_port: an entry as some proxies write it ("[2001:db8::1]:443") reduced to the address.
 std::string_view without_port(std::string_view entry) {
   if (entry.starts_with('[')) {
     const auto close = entry.find(']');
@@ -33,7 +32,7 @@ std::optional<IpAddress> parse_ip_address(std::string_view text) noexcept {
     const auto ipv4 = boost::urls::parse_ipv4_address(text);
     return ipv4 ? std::optional(IpAddress(*ipv4)) : std::nullopt;
   }
-  // A zone (scope) names an interface, not an address; Boost.URL reads RFC 3986, which has none.
+  // Boost.URL reads RFC 3986, which has no zones.
   const auto ipv6 = boost::urls::parse_ipv6_address(text.substr(0, text.find('%')));
   return ipv6 ? std::optional(*ipv6) : std::nullopt;
 }
@@ -94,8 +93,7 @@ std::string client_address(std::string_view peer, std::string_view forwarded_for
     if (entry.empty()) {
       continue;  // "a, , b": an empty list element (RFC 9110 section 5.6.1)
     }
-    // A zone ("fe80::1%eth0", RFC 4007 section 11) names an interface of the host that wrote it,
-    // so to any other host an entry with one is no address, whatever the rest says.
+    // A zone (RFC 4007 section 11) names an interface of the host that wrote it.
     const auto address =
         entry.find('%') == std::string_view::npos ? parse_ip_address(entry) : std::nullopt;
     if (!address) {

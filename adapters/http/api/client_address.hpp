@@ -1,7 +1,6 @@
 #pragma once
-// The client address of contract section 9: who a request comes from, when a reverse proxy may
-// stand between the client and the service. The failed-authentication throttle counts it and the
-// request log records it.
+// The client address of contract section 9: who a request comes from, behind a reverse proxy too
+// (docs/decisions/client-address-behind-a-proxy.md).
 
 #include <optional>
 #include <string>
@@ -14,15 +13,12 @@
 
 namespace petstore::adapters::http {
 
-// IpAddress: an IPv4 or IPv6 address as its 128 bits. An IPv4 address is held as the IPv4-mapped
-// IPv6 address ::ffff:a.b.c.d (RFC 4291 section 2.5.5.2), so that it and its mapped spelling (what
-// a dual-stack socket reports) are one.
+// IpAddress: 128 bits; IPv4 as ::ffff:a.b.c.d (RFC 4291 section 2.5.5.2), so that it and its
+// mapped spelling (what a dual-stack socket reports) are one.
 using IpAddress = boost::urls::ipv6_address;
 
-// parse_ip_address: Boost.URL's RFC 3986 rules: dotted quads without leading zeros (dec-octet, as
-// inet_pton reads them), and IPv6 as RFC 4291 section 2.2 writes it. A zone such as "%eth0" is
-// ignored: a socket reports a link-local peer with its zone; client_address refuses a zone where a
-// host names another.
+// parse_ip_address: by RFC 3986 (dotted quads without leading zeros, as inet_pton) and RFC 4291
+// section 2.2. A zone such as "%eth0" is ignored: a socket reports a link-local peer with one.
 [[nodiscard]] std::optional<IpAddress> parse_ip_address(std::string_view text) noexcept;
 
 // TrustedProxies: the address ranges (CIDR) whose X-Forwarded-For is believed.
@@ -30,8 +26,8 @@ class TrustedProxies {
  public:
   TrustedProxies() = default;  // none: X-Forwarded-For is never believed
 
-  // parse: "10.0.0.0/8,2001:db8::/32,192.0.2.1" (a bare address is one host; spaces around
-  // commas allowed; empty: none). invalid_argument naming the first range that is not one.
+  // parse: "10.0.0.0/8,2001:db8::/32,192.0.2.1" (a bare address is one host; empty: none), or
+  // invalid_argument naming the first range that is not one.
   [[nodiscard]] static domain::Result<TrustedProxies> parse(std::string_view ranges);
 
   [[nodiscard]] bool empty() const noexcept { return ranges_.empty(); }
@@ -45,13 +41,11 @@ class TrustedProxies {
   std::vector<Range> ranges_;
 };
 
-// client_address: `peer` (the TCP peer's address) unless it is a trusted proxy; then the
-// rightmost address of `forwarded_for` (the X-Forwarded-For field values, joined by commas in
-// the order received) that is not itself a trusted proxy. When every listed address is trusted,
-// or none is listed, the leftmost trusted hop is the client as far as anyone can tell. An entry
-// that is no IP address (an address with a zone, "fe80::1%eth0", is none across hosts) ends the
-// walk there: the trusted hop to its right is the client, since nothing it says to its left can
-// be believed.
+// client_address: `peer` unless it is a trusted proxy; then the rightmost address of
+// `forwarded_for` (X-Forwarded-For values joined by commas) that is not itself trusted; when all
+// are trusted or none is listed, the leftmost trusted hop. An entry that is no IP address (one
+// with a zone, "fe80::1%eth0", is none across hosts) ends the walk: the trusted hop to its right
+// is the client, since nothing to its left can be believed.
 [[nodiscard]] std::string client_address(std::string_view peer, std::string_view forwarded_for,
                                          const TrustedProxies& proxies);
 

@@ -15,9 +15,8 @@
 namespace petstore::adapters::http {
 namespace {
 
-// listed_origin: the request's Origin when `policy` lists it. Origin is a single value (RFC 6454
-// section 7.3); a browser never sends two, so a second one is a forgery or a proxy's mistake and
-// neither is believed.
+// listed_origin: the request's Origin when `policy` lists it. A browser never sends two (RFC 6454
+// section 7.3), so neither of two is believed.
 std::optional<std::string_view> listed_origin(const CorsPolicy& policy,
                                               const HttpRequest& request) {
   if (!request.origin || request.origin_repeated || !policy.allows(*request.origin)) {
@@ -32,9 +31,8 @@ domain::Error not_an_origin(std::string_view text, std::string_view why) {
       "'" + std::string(text) + "' is not an origin (scheme://host[:port]): " + std::string(why));
 }
 
-// valid_name: a DNS name in lower case: labels of letters, digits and inner hyphens (Boost.URL
-// takes any reg-name; a browser's Origin holds none of the rest). A last label of digits would
-// be an IPv4 address, which Boost.URL has already told apart when it is a whole one.
+// valid_name: a lower-case DNS name (Boost.URL takes any reg-name; a browser's Origin holds no
+// other). A last label of digits would be an IPv4 address, which Boost.URL tells apart when whole.
 bool valid_name(std::string_view host) {
   if (host.empty() || host.size() > 253) {
     return false;

@@ -9,8 +9,7 @@
 namespace petstore::adapters::http {
 namespace {
 
-// The characters of token68 before its padding (RFC 9110 section 11.2), as a table: every byte
-// of every key is checked, so a check costs one load.
+// token68's characters before its padding (RFC 9110 section 11.2): a table, one load a key byte.
 constexpr std::array<bool, 256> token68_chars = [] {
   std::array<bool, 256> table{};
   for (std::size_t c = 0; c < table.size(); ++c) {

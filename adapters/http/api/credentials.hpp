@@ -17,8 +17,7 @@ struct Credentials {
   std::string_view token;
 };
 
-// read_credentials: what the Authorization header `value` presents; `repeated` is true when the
-// header was sent more than once, which is never well-formed.
+// read_credentials: what the Authorization header presents; a `repeated` one is malformed.
 [[nodiscard]] Credentials read_credentials(std::optional<std::string_view> value, bool repeated);
 
 }  // namespace petstore::adapters::http

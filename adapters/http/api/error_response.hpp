@@ -9,14 +9,11 @@
 
 namespace petstore::adapters::http {
 
-// unavailable_retry_after_seconds: the Retry-After of every 503 (contract section 11). One second:
-// what makes a 503 (a drain, a failover, a pool with no live connection, storage too slow) either
-// clears within seconds or lasts until a balancer has moved the client elsewhere, and a client
-// that waits longer only adds its wait to the outage (docs/decisions/retry-after-on-503.md).
+// unavailable_retry_after_seconds: the Retry-After of every 503 (contract section 11): a 503's
+// cause clears within seconds or outlasts any wait (docs/decisions/retry-after-on-503.md).
 inline constexpr int unavailable_retry_after_seconds = 1;
 
-// error_response: a response with status `status` whose body is the Error object. Every 503 of
-// the service is made here, and carries Retry-After: unavailable_retry_after_seconds.
+// error_response: `status` with the Error object. Every 503 is made here, with its Retry-After.
 [[nodiscard]] HttpResponse error_response(unsigned status, std::string_view code,
                                           std::string_view message);
 
@@ -25,8 +22,8 @@ inline constexpr int unavailable_retry_after_seconds = 1;
 [[nodiscard]] HttpResponse error_response(const domain::Error& error,
                                           std::string_view invalid_argument_code);
 
-// refusal: an Error response the server sends itself, with the headers every /v1 response has
-// (a request refused before routing may have been meant for /v1).
+// refusal: an Error response with the /v1 headers, for a request refused before routing (it may
+// have been meant for /v1).
 [[nodiscard]] HttpResponse refusal(unsigned status, std::string_view code,
                                    std::string_view message);
 

@@ -1,7 +1,6 @@
 #pragma once
-// HttpRequest and HttpResponse: the parts of an HTTP exchange the router reads and writes.
-// They are plain structs, free of Beast, so that routing is a pure, unit-testable function and
-// most files need not compile Beast's templates. The session converts to and from the wire.
+// HttpRequest and HttpResponse: the parts of an HTTP exchange the router reads and writes. Free of
+// Beast, so that routing is a pure, unit-testable function and most files skip Beast's templates.
 
 #include <cstddef>
 #include <optional>
@@ -39,16 +38,13 @@ struct HttpRequest {
   std::optional<std::string_view> access_control_request_method;
   std::string_view body;
   std::string_view client_address;  // the peer's IP address, e.g. "127.0.0.1"
-  // Every X-Forwarded-For field value, joined by commas in the order received (owned: several
-  // fields have no single view). Believed only from a trusted proxy (client_address.hpp).
+  // Every X-Forwarded-For value, joined by commas (owned: several fields have no single view).
   std::string forwarded_for;
   // The connection's last accepted key, to skip checking it again; null checks every time.
   application::AcceptedKeyMemo* accepted_key = nullptr;
-  // When storage must have answered (the server's storage timeout from dispatch): the deadline
-  // every storage call for this request carries, and when the server answers 503 instead.
+  // Dispatch plus the storage timeout: every storage call carries it; past it the answer is 503.
   ports::Deadline storage_deadline = ports::no_deadline;
-  // The request's W3C trace context (trace_context.hpp), made by the transport from its
-  // traceparent and tracestate; every storage call for the request carries it. Null: none.
+  // The request's trace context (trace_context.hpp); every storage call carries it. Null: none.
   const ports::TraceContext* trace = nullptr;
 };
 
@@ -71,16 +67,13 @@ struct HttpResponse {
   unsigned status = 200;
   std::vector<std::pair<HeaderName, std::string>> headers;
   std::string body;  // JSON when not empty, unless a Content-Type header says otherwise
-  // The two fields of every /v1 response, private to its key holder and never to be sniffed
-  // (Cache-Control: no-store, X-Content-Type-Options: nosniff), as one flag; header() answers
-  // for them as for the others.
+  // v1_fields: Cache-Control: no-store and X-Content-Type-Options: nosniff, which every /v1
+  // response has, as one flag; header() answers for them too.
   bool v1_fields = false;
-  // fault: for a 500 or 503 from a failed call (storage full, away, damaged), the failure's own
-  // words (its message and the adapter's detail) for the request's log line; never sent.
+  // fault: a failed call's own words (message and detail) for a 500 or 503's log line; never sent.
   std::string fault;
 
-  // Most responses carry at most this many fields of their own (a page: Cache-Control,
-  // X-Content-Type-Options, Link, X-Request-Id).
+  // Most responses carry at most this many fields of their own.
   static constexpr std::size_t typical_header_count = 6;
 
   // set_header: adds the field (never one of the v1 fields); returns its value as stored, valid
@@ -94,13 +87,12 @@ struct HttpResponse {
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 };
 
-// unanswered: the response to a request whose Respond was dropped uncalled (an answer lost in
-// storage or in the router): 500, with the headers of every /v1 response (only /v1 waits).
+// unanswered: 500 with the /v1 headers (only /v1 waits), for a Respond dropped uncalled.
 [[nodiscard]] HttpResponse unanswered();
 
-// Respond: how a response is given, exactly once, from any thread, whether the router answers at
-// once or storage later: a Callback (ports/callback.hpp) whose target (the server's: a shared
-// pointer) lives inside it. Dropped uncalled, it answers unanswered(), so no request hangs.
+// Respond: how a response is given, exactly once, from any thread: a Callback (ports/callback.hpp)
+// holding the server's shared pointer inline. Dropped uncalled, it answers unanswered(), so no
+// request hangs.
 using Respond = ports::Callback<HttpResponse, 16, &unanswered>;
 
 }  // namespace petstore::adapters::http

@@ -1,8 +1,7 @@
 #pragma once
-// Reads a Content-Type as RFC 9110 defines it (section 8.3.1: type "/" subtype, then
-// `*( OWS ";" OWS [ name "=" ( token / quoted-string ) ] )`, section 5.6.6) and decides whether it
-// names JSON as the contract accepts it: `application/json`, in any letter case, with any
-// parameters as long as a charset, if given, is UTF-8.
+// Reads a Content-Type by RFC 9110 (sections 8.3.1 and 5.6.6) and decides whether it names JSON as
+// the contract accepts it: `application/json` in any letter case, with any parameters as long as a
+// charset, if given, is UTF-8.
 
 #include <cstdint>
 #include <string_view>

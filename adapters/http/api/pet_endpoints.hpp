@@ -1,8 +1,7 @@
 #pragma once
-// The /v1 operations, reached once a request is authenticated and routed: each reads its
-// parameters and body, calls its use case, and writes the contract's response and headers.
-// Each answers through `respond`, exactly once: at once for a bad request, else when storage
-// has answered (on whatever thread that is), with the /v1 headers already added.
+// The /v1 operations, reached once a request is authenticated and routed. Each answers through
+// `respond`, exactly once: at once for a bad request, else when storage has answered (on any
+// thread), with the /v1 headers added. Storage calls carry `request`'s deadline and trace.
 
 #include <optional>
 #include <string_view>
@@ -14,8 +13,7 @@
 
 namespace petstore::adapters::http {
 
-// GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page. The
-// storage call carries `request`'s deadline and trace, as every operation's does.
+// GET /v1/pets: 200 with a page of pets and, when more match, a Link to the next page.
 void list_pets(const application::ListPets& list, boost::urls::params_view params,
                const HttpRequest& request, Respond respond);
 

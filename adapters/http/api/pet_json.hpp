@@ -1,7 +1,6 @@
 #pragma once
 // The HTTP adapter's own JSON: a NewPet read from a request body (contract sections 2-5) and the
-// Error body. Decoding never throws on any input; messages name the offending member and never
-// copy request bytes beyond a short, plain member name. Pets are written by adapters/pet_json.
+// Error body. Decoding never throws; messages name the offending member. Pets: adapters/pet_json.
 
 #include <cstddef>
 #include <cstdint>
@@ -22,8 +21,7 @@ enum class BodyProblem : std::uint8_t {
 
 [[nodiscard]] std::string_view to_code(BodyProblem problem) noexcept;
 
-// DecodeError: the problem and a message for the Error body, e.g. `categoryId must be an integer
-// within int64`. The message is printable ASCII.
+// DecodeError: the problem and a printable ASCII message for the Error body.
 struct DecodeError {
   BodyProblem problem = BodyProblem::invalid_json;
   std::string message;
@@ -37,12 +35,9 @@ struct DecodeError {
 
 using DecodeResult = boost::system::result<domain::NewPet, DecodeError>;
 
-// decode_new_pet: the NewPet that `body` describes. The whole body must be one JSON object (white
-// space around it allowed). invalid_json problems are reported first, the first one in the text
-// and where it is (pet_json::PetObjectReader); then validation problems in this order: an unknown
-// member (the first one in the text; `id` has its own message), name, categoryId, status. A missing
-// status means available. Example: decode_new_pet(R"({"name":"Rex","categoryId":7})") holds {Rex,
-// 7, available}.
+// decode_new_pet: the NewPet that `body`, one JSON object, describes. The first problem is
+// reported: invalid_json (pet_json::PetObjectReader), then an unknown member (`id` has its own
+// message), name, categoryId, status. A missing status means available.
 [[nodiscard]] DecodeResult decode_new_pet(std::string_view body);
 
 // encode_error: the contract's Error body, `{"code":"...","message":"...","status":N}`.

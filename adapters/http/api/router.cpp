@@ -34,7 +34,7 @@ boost::system::result<boost::urls::url_view> parse_target(std::string_view targe
 }
 
 // is_under_v1: whether a path that fits no route is still under /v1 (and so authenticates
-// first), judged as routes are matched: by its first segment, decoded.
+// first), judged by its first segment, decoded, as routes are matched.
 bool is_under_v1(const boost::urls::segments_encoded_view& segments) {
   return !segments.empty() && **segments.begin() == "v1";
 }
@@ -103,8 +103,7 @@ HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
   }
 }
 
-// perform_v1: runs an authenticated, routed /v1 operation: a response known at once, or nullopt
-// when it answers through `respond` (moved from).
+// perform_v1: a response known at once, or nullopt when it answers through `respond` (moved from).
 std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
                                        const ports::Principal& principal,
                                        const HttpRequest& request, const boost::urls::url_view& url,
@@ -130,9 +129,8 @@ std::optional<HttpResponse> perform_v1(const application::UseCases& use_cases,
 Router::Router(const application::UseCases& use_cases, RouterOptions options)
     : use_cases_(use_cases), options_(std::move(options)) {}
 
-// Router::Step: what routing finds from a request's head, with the refusal the head already earns
-// (with the /v1 headers under /v1). Without a refusal the request is either operational (not
-// under /v1; its path may still be 404 or 405) or an authenticated operation under /v1.
+// Router::Step: what routing finds from a request's head, with any refusal it already earns.
+// Without one the request is operational (not under /v1) or an authenticated /v1 operation.
 struct Router::Step {
   RequestFacts facts;
   std::optional<boost::urls::url_view> url;

@@ -80,7 +80,6 @@ bool is_plain_path(std::string_view path) {
 }
 
 std::optional<RouteMatch> match_plain_path(std::string_view path) {
-  // A plain path's segments are the pieces between its slashes, as they are.
   return first_fit([path] {
     return [rest = path.substr(1), ended = false]() mutable -> std::optional<std::string_view> {
       if (ended) {

@@ -1,9 +1,7 @@
 #pragma once
-// The service's routes, each named once: its path template, the operation every method on it
-// reaches (the OpenAPI operationId; operational paths get names of the same form) and whether it
-// is under /v1. The methods a route answers, and so its Allow header, come from this table alone:
-// a route that answers GET answers HEAD too (RFC 9110 section 9.3.2). The router dispatches by
-// this table, and the names it gives a request are what logs and metrics labels show.
+// The service's routes, each named once: path template, the operation each method reaches (the
+// OpenAPI operationId, or a name of that form) and whether it is under /v1. A route's methods, and
+// so its Allow header, come from this table alone; its names are what logs and metrics show.
 
 #include <array>
 #include <cstdint>
@@ -39,17 +37,15 @@ struct Route {
   Endpoint endpoint;
   // Literal segments, and at most one {parameter} segment, which matches any non-empty segment.
   std::string_view path;
-  // HEAD is never listed: a GET operation answers it (its status and headers, no body).
+  // HEAD is never listed: a GET operation answers it (RFC 9110 section 9.3.2).
   std::array<Operation, 2> operations;
   // Under /v1: authenticated, and private to the key holder (contract section 2).
   bool under_v1;
 
-  // operation: the operation `method` reaches on this route (HEAD reaches GET's), or nullptr
-  // (405). Methods are case-sensitive.
+  // operation: what `method` (case-sensitive) reaches here, HEAD reaching GET's; nullptr: 405.
   [[nodiscard]] const Operation* operation(std::string_view method) const;
 
-  // allow: the methods this route answers, as a 405's Allow header lists them: those of
-  // `operations` in order, HEAD right after GET ("GET, HEAD, POST").
+  // allow: a 405's Allow header, HEAD right after GET ("GET, HEAD, POST").
   [[nodiscard]] std::string allow() const;
 };
 
@@ -76,17 +72,14 @@ struct RouteMatch {
 [[nodiscard]] std::optional<RouteMatch> match_route(
     const boost::urls::segments_encoded_view& segments);
 
-// is_plain_path: whether `path` (a target's part before any '?') is an absolute path of RFC 3986
-// characters without percent-encoding and without a segment that starts with '.': a path whose
-// segments are their own decoding, and which Boost.URL would take as they are.
+// is_plain_path: whether `path` (before any '?') is absolute, of RFC 3986 characters without
+// percent-encoding or a segment starting with '.': its segments are their own decoding.
 [[nodiscard]] bool is_plain_path(std::string_view path);
 
-// match_plain_path: match_route for a path that is_plain_path, matched on its bytes: the same
-// answer as match_route on its parsed segments, without parsing it (the usual request's path).
+// match_plain_path: match_route's answer for a plain path, matched on its bytes without parsing.
 [[nodiscard]] std::optional<RouteMatch> match_plain_path(std::string_view path);
 
-// operation_ids: every distinct operation id of the table, in table order (the values of the
-// metrics' operation label).
+// operation_ids: every distinct operation id, in table order (the metrics' operation label).
 [[nodiscard]] std::vector<std::string_view> operation_ids();
 
 }  // namespace petstore::adapters::http

@@ -97,8 +97,7 @@ HttpResponse StaticAsset::respond(std::optional<std::string_view> if_none_match,
     }
   }
   response.set_header("ETag", etag);
-  // The content changes only with the binary; revalidating each time keeps an upgrade visible,
-  // and costs a 304 when nothing changed.
+  // The content changes only with the binary: revalidating costs a 304 and shows an upgrade.
   response.set_header("Cache-Control", "no-cache");
   if (!gzipped_.empty()) {
     response.set_header("Vary", "Accept-Encoding");

@@ -1,8 +1,6 @@
 #pragma once
-// StaticAsset: bytes compiled into the binary (the API document and the /docs page and script),
-// served as a careful static file server would: a strong ETag from a hash of the content, 304 Not
-// Modified to a matching If-None-Match (RFC 9110 section 13.1.2), and the gzip form (made once)
-// to a client whose Accept-Encoding takes it, with Vary: Accept-Encoding.
+// StaticAsset: bytes compiled into the binary, served with a strong ETag, 304 to a matching
+// If-None-Match and a gzip form made once (docs/decisions/docs-etag-and-gzip.md).
 
 #include <optional>
 #include <string>
@@ -19,8 +17,7 @@ class StaticAsset {
   // `bytes` must outlive the asset (they are of static storage).
   StaticAsset(std::string_view content_type, std::string_view bytes);
 
-  // respond: 200 with the bytes (gzipped when `accept_encoding` takes gzip), or 304 when
-  // `if_none_match` names the representation's ETag. Thread-safe.
+  // respond: 200 with the bytes (gzipped where accepted), or 304. Thread-safe.
   [[nodiscard]] HttpResponse respond(std::optional<std::string_view> if_none_match,
                                      std::optional<std::string_view> accept_encoding) const;
 
@@ -35,11 +32,9 @@ class StaticAsset {
 // matches_etag: whether an If-None-Match value names `etag` ("*", or a list compared weakly).
 [[nodiscard]] bool matches_etag(std::string_view if_none_match, std::string_view etag);
 
-// api_reference_response: the API reference, outside /v1 and unauthenticated: GET /openapi.json
-// (the OpenAPI document of /v1), GET /docs (a page that renders it) and GET
-// /docs/redoc.standalone.js (the renderer that page loads), all three compiled in
-// (api_document.hpp). The page's Content-Security-Policy lets it load nothing but these, so it
-// works, and stays safe, with no network.
+// api_reference_response: /openapi.json, /docs and the script /docs loads (api_document.hpp),
+// outside /v1 and unauthenticated. The page's Content-Security-Policy lets it load nothing else,
+// so it works, and stays safe, with no network.
 // REQUIRES: `endpoint` is api_document, docs_page or docs_script.
 [[nodiscard]] HttpResponse api_reference_response(Endpoint endpoint, const HttpRequest& request);
 

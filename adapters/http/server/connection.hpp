@@ -13,8 +13,7 @@
 
 namespace petstore::adapters::http {
 
-// Connection: one accepted connection over `Stream`, registered so that draining can close it
-// when idle and refuse the request it waits on. `context_` keeps a TLS connection's context
+// Connection: one accepted connection over `Stream`. `context_` keeps a TLS connection's context
 // alive after a reload replaced it.
 template <class Stream>
 class Connection final : public ConnectionControl,

@@ -28,8 +28,7 @@ class ConnectionControl {
   // close_now: closes the connection at once. REQUIRES: no thread runs its executor.
   virtual void close_now() = 0;
 
-  // refuse_waiting_request: answers the request that waits for storage, if any, 503 (the service
-  // is stopping), as ConnectionRegistry::refuse_waiting_requests says.
+  // refuse_waiting_request: answers 503 to the request waiting for storage, if any.
   virtual void refuse_waiting_request() = 0;
 };
 
@@ -67,9 +66,8 @@ class ConnectionRegistry {
   mutable std::mutex mutex_;
   std::condition_variable emptied_;
   std::unordered_set<std::shared_ptr<ConnectionControl>> connections_;
-  // Read by every request on every thread, written once: an atomic, so the hot path neither takes
-  // the registry's lock nor bounces its cache line between the threads. Written under the lock,
-  // so add() never registers a connection after drain() took its list.
+  // Atomic: read by every request without the lock (docs/decisions/draining-flag-atomic.md);
+  // written under it by stop_admitting.
   std::atomic<bool> draining_{false};
   std::atomic<bool> refusing_{false};  // set after draining_, once
 };

@@ -21,10 +21,8 @@ struct SessionContext {
   bool http2 = true;  // a plain connection may begin with HTTP/2's preface
 };
 
-// StreamsControl: a connection that carries many requests at once (HTTP/2) takes the registry's
-// asks itself: drain (no new requests; those in flight are answered, then the connection closes)
-// and refuse_waiting (every request waiting for storage answered 503 now). On the connection's
-// executor only.
+// StreamsControl: how a connection carrying many requests at once (HTTP/2) takes the registry's
+// asks itself. On the connection's executor only.
 class StreamsControl {
  public:
   StreamsControl() = default;
@@ -35,8 +33,7 @@ class StreamsControl {
   virtual void refuse_waiting() = 0;
 };
 
-// ConnectionState: what the session shares with close_if_idle and refuse_waiting_request,
-// touched on the connection's executor only (one thread).
+// ConnectionState: shared with the registry's asks, on the connection's executor only.
 struct ConnectionState {
   bool idle = true;
   std::string client_address;         // set once, before the session starts

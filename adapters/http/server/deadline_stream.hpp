@@ -1,12 +1,9 @@
 #pragma once
 // DeadlineStream: a TCP socket closed when its deadline passes (a pending read or write then
-// fails), like Beast's tcp_stream but cheaper: tcp_stream arms and cancels a timer around each read
-// and write (two timer-queue updates and a cancelled handler, each way of each request). Here a
-// deadline is a time; one watchdog timer wakes when the earliest deadline since it was armed comes
-// due, then closes the socket or sleeps until the current deadline: a later deadline is a store, an
-// earlier one re-arms the watchdog (on a busy kept-alive connection, about twice a header timeout,
-// not once a request). Unlike tcp_stream's, the deadline runs between operations too:
-// expires_never() lifts it while the client owes nothing. Used on the connection's executor only.
+// fails), like Beast's tcp_stream without a timer operation per read and write: a later deadline
+// is a store, only an earlier one re-arms the one watchdog (docs/decisions/deadline-stream.md).
+// The deadline runs between operations too: expires_never() lifts it while the client owes
+// nothing. Connection's executor only.
 
 #include <chrono>
 #include <memory>
@@ -40,11 +37,10 @@ class DeadlineStream {
   boost::asio::ip::tcp::socket& socket() { return state_->socket; }
   lowest_layer_type& lowest_layer() { return *this; }
 
-  // expires_after: what the client owes from now on must come (or be taken) within `timeout` of
-  // now, or the socket is closed.
+  // expires_after: what the client owes must come (or be taken) within `timeout`, or it closes.
   void expires_after(Clock::duration timeout) { expires_at(Clock::now() + timeout); }
 
-  // expires_at: the same with the deadline given, for a caller that has read the clock already.
+  // expires_at: for a caller that has read the clock already.
   void expires_at(Clock::time_point deadline) {
     State& state = *state_;
     state.deadline = deadline;
@@ -53,8 +49,7 @@ class DeadlineStream {
     }
   }
 
-  // expires_never: no deadline until the next expires_after (the watchdog, if armed, wakes once
-  // more and finds nothing due).
+  // expires_never: no deadline until the next expires_after (an armed watchdog finds none due).
   void expires_never() { state_->deadline = Clock::time_point::max(); }
 
   void close() {
@@ -74,9 +69,8 @@ class DeadlineStream {
   }
 
  private:
-  // State: shared with the watchdog's handler by a weak reference, because a wait that has
-  // already expired cannot be cancelled: its handler may run after the stream is gone (the
-  // connection ended by a read completing in the same pass), and must then find nothing to touch.
+  // State: held by the watchdog's handler by a weak reference: a wait that has already expired
+  // cannot be cancelled, and its handler may run after the stream is gone.
   struct State {
     explicit State(boost::asio::ip::tcp::socket socket_to_own)
         : socket(std::move(socket_to_own)), watchdog(socket.get_executor()) {}
@@ -86,9 +80,8 @@ class DeadlineStream {
     bool watching = false;  // a wait of the watchdog is pending
   };
 
-  // shut: shuts the connection down, then closes the socket. The shutdown is for Asio's io_uring
-  // backend: there a pending read keeps the file open past close(2), so without it the client
-  // would hear nothing until its next bytes ended that read.
+  // shut: shutdown, then close: under Asio's io_uring backend a pending read keeps the file open
+  // past close(2), and the client would hear nothing until its next bytes.
   static void shut(State& state) {
     boost::system::error_code ignored;
     state.socket.shutdown(boost::asio::socket_base::shutdown_both, ignored);

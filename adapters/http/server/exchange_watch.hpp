@@ -22,8 +22,7 @@ class ExchangeWatch {
     }
   }
 
-  // finished: `facts` are what the router found (for a request refused before routing, only the
-  // peer's client address); `now` is now, as the caller read the clock.
+  // finished: `facts` as the router found them (refused before routing: the client address only).
   void finished(std::string_view request_id, const ports::TraceContext& trace,
                 std::string_view method, std::string_view protocol, const RequestFacts& facts,
                 const HttpResponse& sent, std::size_t bytes,

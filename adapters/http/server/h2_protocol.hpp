@@ -1,10 +1,8 @@
 #pragma once
-// Http2Protocol: one HTTP/2 connection's protocol (RFC 9113) on libnghttp2: frames in, requests out
-// to the Router the HTTP/1.1 session serves, the same responses back as frames. It does no I/O:
-// Http2Session (h2_session.hpp) moves the connection's bytes and calls it, on the connection's
-// executor only. A request that waits for storage waits in a ResponseSlot, as an HTTP/1.1
-// request does, in a coroutine of its own, so a slow request holds up no other stream.
-// Only the server's translation units include it; nghttp2 stays inside its .cpp.
+// Http2Protocol: one HTTP/2 connection (RFC 9113) on libnghttp2: frames in, requests to the same
+// Router as HTTP/1.1, responses back as frames. No I/O: Http2Session (h2_session.hpp) moves the
+// bytes and calls it, on the connection's executor only. A request waiting for storage waits in a
+// ResponseSlot in a coroutine of its own, so it holds up no other stream.
 
 #include <chrono>
 #include <cstddef>
@@ -27,16 +25,13 @@ struct nghttp2_session_callbacks;
 
 namespace petstore::adapters::http {
 
-// The HTTP/2 settings and limits a connection has beside HttpLimits (docs/http2.md says why).
-// Streams open at once (SETTINGS_MAX_CONCURRENT_STREAMS); a request still waiting for storage
-// counts while it waits, though its client has reset it.
+// The HTTP/2 settings and limits beside HttpLimits (docs/decisions/http2.md has the table).
+// Streams open at once; one still waiting for storage counts, though its client has reset it.
 inline constexpr std::uint32_t h2_max_concurrent_streams = 100;
-// The HPACK table each side keeps (SETTINGS_HEADER_TABLE_SIZE, and the table this side's encoder
-// uses whatever the client allows): RFC 7541's default.
+// The HPACK table of each side, the encoder's whatever the client allows: RFC 7541's default.
 inline constexpr std::uint32_t h2_header_table_bytes = 4096;
-// Frames that cost the server and give the client no response (PING, SETTINGS, RST_STREAM,
-// PRIORITY, WINDOW_UPDATE, an empty DATA or a refused stream): a connection may send a burst of
-// this many, then this many a second; past that it is sent GOAWAY (ENHANCE_YOUR_CALM).
+// Frames that cost the server and give the client nothing (PING, SETTINGS, RST_STREAM, ...): a
+// burst of this many, then this many a second; past that, GOAWAY (ENHANCE_YOUR_CALM).
 inline constexpr double h2_idle_frame_burst = 1000;
 inline constexpr double h2_idle_frames_a_second = 100;
 
@@ -59,18 +54,16 @@ class Http2Protocol final : public StreamsControl,
   // GOAWAY, say) are sent: a protocol error, a flood.
   [[nodiscard]] bool receive(std::string_view bytes);
 
-  // produce: appends the frames waiting to `out`, about `most` bytes at most; false when the
-  // session failed (the connection ends).
+  // produce: appends about `most` bytes of waiting frames to `out`; false when the session failed.
   [[nodiscard]] bool produce(std::string& out, std::size_t most);
 
   // wants_read, wants_write: nghttp2's; neither: the connection is done.
   [[nodiscard]] bool wants_read() const;
   [[nodiscard]] bool wants_write() const;
 
-  // deadline: when the connection ends unless something changes before: a request's head and body
-  // within the body timeout of its first frame, a response taken within the write timeout, an
-  // idle connection within the idle timeout (the header timeout before its first request);
-  // nullopt while only storage is waited for (it has a deadline of its own).
+  // deadline: when the connection ends unless something changes: a request within the body
+  // timeout of its first frame, a response taken within the write timeout, idleness within the
+  // idle (first: header) timeout; nullopt while only storage is waited for.
   [[nodiscard]] std::optional<Clock::time_point> deadline() const;
 
   // detach: the connection's I/O is over: later answers are reported, never sent.

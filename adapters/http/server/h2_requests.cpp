@@ -10,15 +10,14 @@
 #include "adapters/http/server/nghttp2_bytes.hpp"
 #include "adapters/http/server/request_framing.hpp"
 
-// Http2Protocol's reading half: nghttp2's callbacks, which turn the client's frames into streams
-// and their requests, each refused at once where it passes a limit or is malformed.
+// Http2Protocol's reading half: nghttp2's callbacks, from frames to requests.
 
 namespace petstore::adapters::http {
 namespace {
 
 namespace bhttp = boost::beast::http;
 
-// too_large: the answers an HTTP/1.1 request gets for the same limits (413 for the body, 431).
+// too_large: what HTTP/1.1 answers for the same limits.
 HttpResponse too_large(bool body) {
   return *response_to_read_error(body ? bhttp::error::body_limit : bhttp::error::header_limit);
 }
@@ -28,10 +27,9 @@ HttpResponse too_large(bool body) {
 struct Http2Protocol::Callbacks {
   static Http2Protocol& self(void* user_data) { return *static_cast<Http2Protocol*>(user_data); }
 
-  // begin_frame: a HEADERS frame on an identifier the client has passed, of no stream held here,
-  // is dropped by nghttp2 (RFC 9113 section 5.1.1 would end the connection; nghttp2 forgives it,
-  // since a client may send trailers on a stream the server has reset). It still costs its HPACK
-  // decoding and gives the client nothing, so it spends the idle-frame budget.
+  // begin_frame: nghttp2 drops a HEADERS frame for a passed identifier of no stream held here
+  // (forgiving what RFC 9113 section 5.1.1 forbids); its HPACK decoding still costs, so it spends
+  // the idle-frame budget.
   static int begin_frame(nghttp2_session* session, const nghttp2_frame_hd* header,
                          void* user_data) {
     Http2Protocol& protocol = self(user_data);
@@ -84,8 +82,8 @@ struct Http2Protocol::Callbacks {
     return 0;
   }
 
-  // invalid_header: nghttp2 would drop the field and go on; a request that lost a field its
-  // client sent (an Idempotency-Key with a space at its end) must not be served as if it had none.
+  // invalid_header: nghttp2 would drop the field; a request that lost one (an Idempotency-Key
+  // ending in a space) must not be served as if it had none.
   static int invalid_header(nghttp2_session* /*session*/, const nghttp2_frame* frame,
                             const std::uint8_t* /*name*/, std::size_t /*name_size*/,
                             const std::uint8_t* /*value*/, std::size_t /*value_size*/,

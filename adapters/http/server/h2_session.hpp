@@ -1,9 +1,7 @@
 #pragma once
-// Http2Session: one HTTP/2 connection's I/O, over a plain or a TLS stream: a read loop feeds the
-// client's bytes to Http2Protocol, a write loop sends what it has to send, woken when a response
-// comes from storage. HTTP/2 is full duplex, so the two run at once; the connection's one deadline
-// (DeadlineStream) is whatever the protocol (a request's body, a response's reader, idleness) or
-// a pending write owes soonest. Only http_server.cpp includes it.
+// Http2Session: one HTTP/2 connection's I/O, over a plain or a TLS stream. HTTP/2 is full duplex,
+// so a read loop feeding Http2Protocol and a write loop (woken when storage answers) run at once;
+// the connection's one deadline is whatever the protocol or a pending write owes soonest.
 
 #include <algorithm>
 #include <chrono>
@@ -42,8 +40,7 @@ class Http2Session {
     }
   }
 
-  // run: serves until the client or the protocol ends the connection or a deadline passes.
-  // `received`: the client's bytes read already (the preface, when HTTP/1.1 read them).
+  // run: serves until the connection ends. `received`: bytes HTTP/1.1 read already (the preface).
   boost::asio::awaitable<void> run(std::string received) {
     using namespace boost::asio::experimental::
         awaitable_operators;  // NOLINT(google-build-using-namespace)
@@ -115,7 +112,6 @@ class Http2Session {
     wake_timer_.cancel();
   }
 
-  // refresh_deadline: the connection's deadline, as the protocol and a pending write owe.
   void refresh_deadline() {
     std::optional<Clock::time_point> due = protocol_->deadline();
     if (write_started_) {

@@ -1,6 +1,5 @@
 #pragma once
-// Http2Protocol::Stream, which the protocol's two translation units share: h2_requests.cpp reads a
-// request from the client's frames into it, h2_protocol.cpp answers it. Only they include it.
+// Http2Protocol::Stream, shared by h2_requests.cpp (which reads it) and h2_protocol.cpp (answers).
 
 #include <algorithm>
 #include <cstddef>
@@ -20,9 +19,9 @@
 
 namespace petstore::adapters::http {
 
-// Stream: one request and its response. Held by the protocol while nghttp2 holds the stream open
-// and by its waiting coroutine while storage holds it, so that the request's views (into `parser`)
-// stay valid until it is answered, though the client reset the stream meanwhile.
+// Stream: one request and its response. Held by the protocol while nghttp2 holds it open and by
+// its waiting coroutine while storage does, so that the request's views stay valid until answered,
+// though the client reset the stream.
 struct Http2Protocol::Stream {
   explicit Stream(std::int32_t stream_id) : id(stream_id), parser(arena) {}
 

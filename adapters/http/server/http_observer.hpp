@@ -1,8 +1,7 @@
 #pragma once
-// HttpObserver: what the server tells whoever watches it (metrics, request logs) about each
-// connection and each answered request. The HTTP adapter knows nothing of logging or Prometheus;
-// bootstrap plugs them in. Called from any server thread, concurrently: implementations must be
-// thread-safe and quick. The record never holds the Authorization header or a key.
+// HttpObserver: what the server tells its watchers (metrics, request logs, plugged in by
+// bootstrap) about each connection and answered request. Called from any server thread,
+// concurrently: implementations must be thread-safe and quick. The record never holds a key.
 
 #include <chrono>
 #include <cstddef>
@@ -10,10 +9,8 @@
 
 namespace petstore::adapters::http {
 
-// ExchangeRecord: one answered request. `route` is the matched route template
-// ("/v1/pets/{petId}"), never the raw target, and `operation` its operation id ("getPet"), both
-// from the route table (routes.hpp), so that they have a small, key-free set of values; each is
-// empty when the request reached none.
+// ExchangeRecord: one answered request. `route` and `operation` come from the route table
+// (routes.hpp), never the raw target, so their values are few and key-free; empty when none.
 struct ExchangeRecord {
   std::string_view request_id;
   std::string_view trace_id;  // the request's W3C trace id (api/trace_context.hpp)
@@ -28,8 +25,7 @@ struct ExchangeRecord {
   unsigned status = 0;
   std::chrono::nanoseconds duration{0};
   std::size_t bytes = 0;  // body bytes sent
-  // fault: the failure's own words when the answer is a failed call's 500 or 503 (HttpResponse's
-  // fault); empty otherwise.
+  // fault: HttpResponse's fault (a failed call's 500 or 503); empty otherwise.
   std::string_view fault;
 };
 

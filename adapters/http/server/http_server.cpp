@@ -135,9 +135,8 @@ class BeastHttpServer final : public HttpServer {
     return SessionContext{router_, options_.limits, registry_, options_.observer, options_.http2};
   }
 
-  // One io_context a thread (concurrency hint 1), connections dealt in turn: no strand, no shared
-  // queue. A shared context with a strand a connection doubled a request's CPU: docs/benchmarks.md,
-  // "Cores and threads".
+  // One io_context a thread (concurrency hint 1), connections dealt in turn, no strand:
+  // docs/decisions/io-context-per-thread.md.
   static std::vector<std::unique_ptr<asio::io_context>> make_contexts(unsigned threads) {
     std::vector<std::unique_ptr<asio::io_context>> contexts;
     for (unsigned i = 0; i < std::max(1U, threads); ++i) {

@@ -1,8 +1,7 @@
 #pragma once
 // HttpServer: serves a Router over HTTP/1.1 with keep-alive and pipelining, and over HTTP/2
-// (h2_protocol.hpp), on one io_context per thread, each connection on one of them. The limits and
-// timeouts of contract section 2 are its options. Beast and Asio stay inside its .cpp files;
-// callers see only this interface.
+// (h2_protocol.hpp), on one io_context per thread. Its options are contract section 2's limits and
+// timeouts. Beast and Asio stay inside its .cpp files.
 
 #include <chrono>
 #include <cstddef>
@@ -43,8 +42,7 @@ struct HttpServerOptions {
   unsigned threads = 1;
   HttpLimits limits;
   std::optional<TlsFiles> tls;  // HTTPS when set; the handshake has the header timeout
-  // observer: told of connections, requests and failed connections when set; outlives the
-  // server. Without one the server reports nothing.
+  // observer: when set, told of connections and requests; outlives the server.
   HttpObserver* observer = nullptr;
   // HTTP/2 beside HTTP/1.1: h2c with prior knowledge on plain connections, h2 by ALPN over TLS.
   bool http2 = true;
@@ -60,31 +58,28 @@ class HttpServer {
   // The address it listens on, with the real port: "127.0.0.1:8080", "[::1]:8080".
   [[nodiscard]] virtual std::string local_address() const = 0;
 
-  // drain: stops accepting, closes idle connections, and lets each request in flight be
-  // answered, closing its connection afterwards. Returns at once.
+  // drain: stops accepting; each connection closes once its request in flight is answered.
+  // Returns at once.
   virtual void drain() = 0;
 
   // wait_until_idle: blocks until no connection is open or `timeout` passes; true when idle.
   [[nodiscard]] virtual bool wait_until_idle(std::chrono::milliseconds timeout) = 0;
 
-  // refuse_waiting_requests: the end of a drain that ran out of time: every request waiting for
-  // storage, now or from now on, is answered 503 unavailable ("the service is stopping") with
-  // Connection: close, and its connection closes after it; storage's later answer is dropped. A
-  // request still arriving or a response still being written is left as it is. Drains too.
-  // Returns at once.
+  // refuse_waiting_requests: for a drain out of time: every request waiting for storage, now or
+  // later, is answered 503 with Connection: close; storage's later answer is dropped. A request
+  // still arriving or a response being written is left as it is. Drains too. Returns at once.
   virtual void refuse_waiting_requests() = 0;
 
   // reload_tls: re-reads the certificate and key for new connections; on failure the old ones
-  // stay in use and the error says why in one line. Succeeds at once without TLS.
+  // stay in use. Succeeds at once without TLS.
   [[nodiscard]] virtual domain::Result<void> reload_tls() = 0;
 
   // stop: closes everything now and joins the threads. Idempotent.
   virtual void stop() = 0;
 };
 
-// start_http_server: binds, listens and serves `router` on `options.threads` threads. Errors,
-// each one line: invalid_argument for TLS files that cannot be used; unavailable when the
-// address cannot be listened on (in use, not local, bad host).
+// start_http_server: binds, listens and serves `router`. Errors, one line each: invalid_argument
+// for TLS files that cannot be used; unavailable when the address cannot be listened on.
 [[nodiscard]] domain::Result<std::unique_ptr<HttpServer>> start_http_server(
     const HttpServerOptions& options, const Router& router);
 

@@ -1,6 +1,5 @@
 #pragma once
-// nghttp2's bytes as text, and a header field for nghttp2 from text: the two conversions every
-// user of nghttp2 here makes (h2_protocol.cpp, h2_requests.cpp, and the tests' HTTP/2 client).
+// The two conversions every user of nghttp2 here makes (the server and the tests' HTTP/2 client).
 
 #include <cstddef>
 #include <cstdint>

@@ -32,10 +32,9 @@ std::string_view buffered(const boost::beast::flat_buffer& buffer) {
   return {static_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-// pending_framing_error: while a chunked body waits for more bytes, what is buffered is the start
-// of a chunk-size line (after the CRLF that ended the previous chunk's data), or, once that line
-// is complete, the final chunk's trailer section: a complete size line of a chunk with data would
-// have been consumed.
+// pending_framing_error: while a chunked body waits, what is buffered is the start of a
+// chunk-size line or, once that line is complete, the final chunk's trailer section (a complete
+// size line of a chunk with data would have been consumed).
 boost::system::error_code pending_framing_error(std::string_view pending,
                                                 std::size_t header_bytes) {
   if (pending.starts_with("\r\n")) {
@@ -48,9 +47,8 @@ boost::system::error_code pending_framing_error(std::string_view pending,
   return pending.size() > header_bytes ? bhttp::error::header_limit : boost::system::error_code{};
 }
 
-// transfer_codings: the codings of every Transfer-Encoding field (`fields`, their values joined by
-// commas), in order, lower-cased and without parameters; empty list elements are skipped (RFC 9110
-// section 5.6.1).
+// transfer_codings: the codings of `fields`, in order, lower-cased and without parameters; empty
+// list elements are skipped (RFC 9110 section 5.6.1).
 std::vector<std::string> transfer_codings(std::string_view fields) {
   std::vector<std::string> codings;
   std::string_view rest = fields;
@@ -89,9 +87,8 @@ std::optional<HttpResponse> refuse_transfer_codings(const std::vector<std::strin
                      " is not supported; send chunked alone");
 }
 
-// is_plain_host: letters, digits, dots and hyphens with an optional port: nearly every Host, a
-// reg-name of RFC 3986 (all unreserved) valid without the full URI grammar, which costs about
-// 1,700 instructions a request for "127.0.0.1:8080".
+// is_plain_host: letters, digits, dots and hyphens with an optional port: nearly every Host, valid
+// without the costly full URI grammar (docs/decisions/one-pass-head-check.md).
 bool is_plain_host(std::string_view value) {
   static constexpr std::array<bool, 256> name_chars = [] {
     std::array<bool, 256> table{};

@@ -1,9 +1,8 @@
 #pragma once
-// Request framing: the rules of RFC 9112 the server enforces around Beast's parser, which leaves
-// them to its user. The connection's read buffer has a hard ceiling; a chunk-size line (with its
-// extensions) and the trailer section are bounded as a request's head is; Transfer-Encoding and
-// Host are checked before a body is read; trailer fields never join the header section.
-// Pure functions over the parser and the buffer, so that a fuzzer can drive them without sockets.
+// Request framing: the RFC 9112 rules Beast's parser leaves to its user
+// (docs/decisions/framing-beyond-beast.md): a ceiling on the read buffer, bounded chunk-size lines
+// and trailers, Transfer-Encoding and Host checked before a body is read. Pure functions, so that
+// a fuzzer can drive them without sockets.
 
 #include <cstddef>
 #include <optional>
@@ -23,17 +22,15 @@ inline constexpr std::size_t max_chunk_line_bytes = 4096;
 // The most a connection reads at once (Beast's own read size).
 inline constexpr std::size_t read_chunk_bytes = 65536;
 
-// read_buffer_ceiling: the most a connection's read buffer ever holds: one head at its limit plus
-// one read. Past that nothing is buffered; see feed_parser.
+// read_buffer_ceiling: one head at its limit plus one read; past that nothing is buffered.
 [[nodiscard]] constexpr std::size_t read_buffer_ceiling(std::size_t header_bytes) noexcept {
   return header_bytes + read_chunk_bytes;
 }
 
-// feed_parser: gives `parser` what `buffer` holds, consuming what it used. Returns success once
-// the head (`whole_message` false) or the whole request is parsed; need_more when it waits for
-// bytes not yet buffered; else Beast's error. What stays buffered while it waits is bounded:
-// an unfinished chunk-size line past max_chunk_line_bytes is bad_chunk, an unfinished trailer
-// section past `header_bytes` is header_limit (as a head past its limit is).
+// feed_parser: gives `parser` what `buffer` holds, consuming what it used. Success once the head
+// (`whole_message` false) or the whole request is parsed; need_more; else Beast's error. An
+// unfinished chunk-size line past max_chunk_line_bytes is bad_chunk, an unfinished trailer section
+// past `header_bytes` header_limit, so that what waits is bounded.
 [[nodiscard]] boost::system::error_code feed_parser(RequestParser& parser,
                                                     boost::beast::flat_buffer& buffer,
                                                     bool whole_message, std::size_t header_bytes);
@@ -42,10 +39,9 @@ inline constexpr std::size_t read_chunk_bytes = 65536;
 // (RFC 9112 section 2.2).
 void skip_empty_lines(boost::beast::flat_buffer& buffer);
 
-// HeadVerdict: what the head alone decides, in one pass over its fields. A refusal is sent and the
-// connection closed without reading the body; `close_after` serves the request, then closes
-// (suspect framing); `keep_alive` is the client's wish (RFC 9112 section 9.3, as Beast's
-// keep_alive()); `expects_continue`: an HTTP/1.1 Expect: 100-continue. Views into the head.
+// HeadVerdict: what the head alone decides, in one pass. A refusal is sent and the connection
+// closed without reading the body; `close_after` closes after serving (suspect framing);
+// `keep_alive` is the client's wish (RFC 9112 section 9.3). Views into the head.
 struct HeadVerdict {
   std::optional<HttpResponse> refusal;
   bool close_after = false;
@@ -55,9 +51,8 @@ struct HeadVerdict {
   TraceFields trace;
 };
 
-// check_head: RFC 9112's rules for Host (section 3.2: exactly one, valid; required in HTTP/1.1)
-// and Transfer-Encoding (section 6.1: chunked last and once, no other coding; on HTTP/1.0 the
-// framing is suspect, so the connection closes after the answer). An unknown coding is 501.
+// check_head: RFC 9112's rules for Host (section 3.2) and Transfer-Encoding (section 6.1: chunked
+// last and once, no other coding: 501; on HTTP/1.0 the connection closes after the answer).
 [[nodiscard]] HeadVerdict check_head(const RequestParser& head);
 
 // response_to_read_error: the answer to a request that failed to be read with `error` (431, 413

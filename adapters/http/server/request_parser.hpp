@@ -1,9 +1,7 @@
 #pragma once
-// RequestParser: Beast's HTTP/1 request parser (basic_parser: the request line, field syntax and
-// obsolete line folding, Content-Length and Transfer-Encoding framing, the header and body
-// limits) with field callbacks that keep only the fields the server and the router read, copied
-// into the request's memory resource, and no field container: a field nobody reads costs its
-// parse and nothing more. Trailer fields are counted, never kept.
+// RequestParser: Beast's HTTP/1 basic_parser with callbacks that keep only the fields the server
+// and router read, copied into the request's memory, and no field container: a field nobody reads
+// costs its parse alone (docs/decisions/field-keeping-parser.md). Trailer fields are never kept.
 
 #include <array>
 #include <cstddef>
@@ -36,9 +34,8 @@ struct FramingFields {
 
 class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
-  // RequestParser: keeps what it keeps inside itself, past that in `memory`, which must outlive
-  // it and is given back as a whole (a monotonic arena: the session's, over the connection's own
-  // bytes, so that a usual request costs no heap allocation; kept values are never deallocated).
+  // RequestParser: keeps values inside itself, past that in `memory`, which must outlive it and
+  // never deallocates (a monotonic arena: docs/decisions/request-arena.md).
   explicit RequestParser(std::pmr::memory_resource& memory)
       : memory_(memory),
         transfer_encoding_(&memory),
@@ -66,9 +63,8 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   [[nodiscard]] const FramingFields& framing() const noexcept { return framing_; }
   [[nodiscard]] std::string_view body() const noexcept { return body_; }
 
-  // For HTTP/2, whose framing nghttp2 has checked: a request's pseudo-header fields (:method,
-  // :path), its other fields and its body, kept by the rules an HTTP/1.1 request's are. The
-  // version reads 20.
+  // For HTTP/2, whose framing nghttp2 has checked: a request's :method and :path, its fields and
+  // its body, kept by the HTTP/1.1 rules. The version reads 20.
   void take_request_line(std::string_view method, std::string_view target);
   void take_field(std::string_view name, std::string_view value);
   void take_body(std::string_view bytes) { body_.append(bytes); }
@@ -102,11 +98,9 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
   // keep: `value` copied into memory_ (the parser's input moves on, and a folded value lives
   // only for its callback).
   std::string_view keep(std::string_view value);
-  // keep_first: keeps the first of a field's values, copied, in `taken`; `repeated`, when not
-  // null, notes any later one.
+  // keep_first: keeps the first value in `taken`; `repeated`, when not null, notes any later one.
   void keep_first(std::optional<std::string_view>& taken, bool* repeated, std::string_view value);
-  // keep_list: a list field (RFC 9110 section 5.3): every value, joined by commas in order in
-  // `joined`, so that repeated fields read as the one field they combine into.
+  // keep_list: a list field's values joined by commas in `joined` (RFC 9110 section 5.3).
   void keep_list(std::optional<std::string_view>& taken, std::pmr::string& joined,
                  std::string_view value);
   void on_unknown_field(std::string_view name, std::string_view value);

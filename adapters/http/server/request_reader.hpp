@@ -1,8 +1,7 @@
 #pragma once
-// RequestReader: a connection's read side, as a Session uses it: the read buffer (which outlives
-// each request, since a pipelining client sends the next one early) and reads that each run
-// under the deadline HttpLimits sets for them. Generic over the stream so that TLS reuses it.
-// Touched on the connection's executor only.
+// RequestReader: a connection's read side: the read buffer (which outlives each request, since a
+// pipelining client sends the next one early) and reads under HttpLimits' deadlines. Generic over
+// the stream so that TLS reuses it. Connection's executor only.
 
 #include <algorithm>
 #include <chrono>
@@ -28,10 +27,9 @@ namespace petstore::adapters::http {
 // conditional expression: g++ 12 mishandles both.
 inline constexpr auto use_tuple = boost::asio::as_tuple(boost::asio::use_awaitable);
 
-// WakeClock: the steady clock read at most once per wake-up of a connection's coroutine. Between
-// two suspensions only microseconds of work pass, so the deadlines and timings one wake-up sets
-// share a reading (about two a request instead of eight: a read of the clock is not free).
-// forget() after every co_await that may have suspended.
+// WakeClock: the steady clock read at most once per wake-up of a connection's coroutine: between
+// suspensions only microseconds pass, and a read of the clock is not free. forget() after every
+// co_await that may have suspended.
 class WakeClock {
  public:
   using Clock = std::chrono::steady_clock;
@@ -60,8 +58,8 @@ class RequestReader {
   // are dropped); false when the connection should end instead: closed, timed out, or draining.
   // `idle` is true while it waits, for the registry's close_if_idle to read.
   boost::asio::awaitable<bool> await_request(const ConnectionRegistry& registry, bool& idle) {
-    // A new connection owes its first request at once: it waits under the header timeout, so a
-    // silent connection holds a slot 10 s, not the 60 s a kept-alive client may rest.
+    // A new connection owes its first request at once: the header timeout, not the idle one
+    // (docs/decisions/first-request-deadline.md).
     const auto timeout = first_request_ ? limits_.header_timeout : limits_.idle_timeout;
     first_request_ = false;
     for (;;) {
@@ -84,9 +82,8 @@ class RequestReader {
     }
   }
 
-  // await_h2_preface: whether the connection begins with HTTP/2's connection preface (RFC 9113
-  // section 3.4: a client with prior knowledge), reading under the header timeout until the
-  // buffered bytes are the whole preface or cannot become it. Called at the first request only.
+  // await_h2_preface: whether the connection begins with HTTP/2's preface (RFC 9113 section 3.4:
+  // prior knowledge), read under the header timeout. Called at the first request only.
   boost::asio::awaitable<bool> await_h2_preface() {
     constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
     for (;;) {
@@ -134,10 +131,8 @@ class RequestReader {
     return feed_parser(parser, buffer_, whole_message, limits_.header_bytes);
   }
 
-  // read_more: reads until the head is parsed (whole_message false) or the whole request.
-  // Beast's async_read does the same, but completes through the scheduler even when the request
-  // was already buffered; parse_buffered answers at once then. The buffer never grows past its
-  // max_size (see feed_parser). Errors are Beast's: end_of_stream, partial_message,
+  // read_more: reads until the head (whole_message false) or the whole request is parsed; the
+  // buffer never grows past its ceiling. Errors are Beast's: end_of_stream, partial_message,
   // header_limit, body_limit, bad_*, timeout.
   boost::asio::awaitable<boost::system::error_code> read_more(RequestParser& parser,
                                                               bool whole_message) {

@@ -1,17 +1,10 @@
 #pragma once
 // ResponseSlot: where one request's response arrives, from any thread, exactly once, for the
-// connection's coroutine to take on its own executor. Every request gets its own slot (a slot is
-// reused only once nothing else holds it), so a late answer can never land in a later request.
-// responder() is the one way a response comes back, whether the router answers at once or
-// storage answers later:
-// - past the deadline with no answer, wait() gives 503 unavailable and the late answer is
-//   dropped;
-// - a responder dropped uncalled (a completion lost by storage) answers 500 as it goes
-//   (Respond, http_message.hpp), instead of hanging the connection;
-// - when the server stops waiting (refuse_for_stop: a drain out of time), 503 unavailable.
-// Only operations under /v1 wait for storage, so both carry the /v1 headers (refusal()).
-// A slot holds no I/O object: storage may keep a responder after the server and its io_context
-// are gone, and its answer then goes nowhere.
+// connection's coroutine to take on its own executor. A slot is reused only once nothing else
+// holds it, so a late answer never lands in a later request. Past the deadline wait() gives 503
+// and drops the late answer; a responder dropped uncalled answers 500 (Respond); refuse_for_stop
+// gives 503. Only /v1 waits for storage, so these carry the /v1 headers.
+// A slot holds no I/O object: storage may keep a responder after the server is gone.
 
 #include <chrono>
 #include <memory>
@@ -32,8 +25,7 @@ namespace petstore::adapters::http {
 
 class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
  public:
-  // take_or_make: `spare` when nothing but the caller holds it (a finished request's slot),
-  // else a new slot; either way empty and ready for one request.
+  // take_or_make: `spare` when only the caller holds it, else a new slot; either way empty.
   static std::shared_ptr<ResponseSlot> take_or_make(std::shared_ptr<ResponseSlot>& spare) {
     if (spare && spare.use_count() == 1) {
       spare->reset();
@@ -46,10 +38,9 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
   // responder: the callback to give the router; call it once, from any thread.
   [[nodiscard]] Respond responder() { return Responder{shared_from_this()}; }
 
-  // Answering: while it lives, the calling thread is routing the slot's request (nobody waits
-  // yet). A response given on this thread meanwhile (storage that answers at once, the common
-  // case) is stored without the lock: a request has one response, so no other thread gives one
-  // at the same time, and take_answered() and the next reset() then run on this thread too.
+  // Answering: while it lives, this thread routes the slot's request and nobody waits yet. A
+  // response given on this thread meanwhile (the common case) is stored without the lock: no other
+  // thread answers at the same time, and take_answered() and the next reset() run here too.
   class Answering {
    public:
     explicit Answering(ResponseSlot& slot) : previous_(std::exchange(answering, &slot)) {}
@@ -61,9 +52,8 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     ResponseSlot* previous_;
   };
 
-  // take_answered: the response, when the responder was called before anyone waited (storage
-  // that answers at once, the common case), ending the request as wait() would; else nullopt.
-  // Spares such a request the wait's coroutine and timer.
+  // take_answered: the response, when the responder was called before anyone waited, ending the
+  // request as wait() would; else nullopt. Spares such a request the wait's coroutine and timer.
   [[nodiscard]] std::optional<HttpResponse> take_answered() {
     std::unique_lock lock(mutex_, std::defer_lock);
     if (!answered_here_) {
@@ -84,9 +74,8 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     put(refusal(503, "unavailable", "the service is stopping; try again later"));
   }
 
-  // wait: the response, once the responder has been called, or 503 once `deadline` has passed
-  // without one (the deadline the storage call carries too: one clock). `timer` belongs to the
-  // calling coroutine and runs on its executor; while the wait lasts, a response wakes it.
+  // wait: the response, or 503 once `deadline` (the storage call's too: one clock) has passed.
+  // `timer` belongs to the calling coroutine; a response wakes it.
   boost::asio::awaitable<HttpResponse> wait(boost::asio::steady_timer& timer,
                                             std::chrono::steady_clock::time_point deadline) {
     const Waiter waiter(*this, timer);
@@ -117,9 +106,8 @@ class ResponseSlot : public std::enable_shared_from_this<ResponseSlot> {
     void operator()(HttpResponse response) const { slot->put(std::move(response)); }
   };
 
-  // Waiter: registers the waiting coroutine's timer for the length of a wait. When the wait ends
-  // (answered, timed out, or its coroutine destroyed with the server), the slot forgets the
-  // timer and drops any answer still to come.
+  // Waiter: registers the waiting coroutine's timer for a wait. When the wait ends (even by the
+  // coroutine's destruction) the slot forgets the timer and drops any answer still to come.
   class Waiter {
    public:
     Waiter(ResponseSlot& slot, boost::asio::steady_timer& timer) : slot_(slot) {

@@ -12,8 +12,7 @@
 
 namespace petstore::adapters::http {
 
-// The clock read is the coarse one (the time of the last tick, a few milliseconds old at most),
-// which a whole second needs, and which costs a load where the precise clock reads the TSC.
+// The coarse clock (a few milliseconds old at most) is enough for a whole second, and cheaper.
 std::string_view http_date_now() {
   thread_local std::time_t cached_second = 0;
   thread_local std::array<char, 64> cached{};

@@ -1,8 +1,6 @@
 #pragma once
 // A response's fields and content as either transport sends them, and its HTTP/1.1 wire form in
-// one buffer sent with a single write. Serialising here rather than through Beast's serializer
-// keeps the write path to one copy into a reused buffer, with no per-response field container.
-// HTTP/2 (h2_protocol.hpp) sends the same fields in lower case.
+// one buffer for one write, without Beast's serializer (docs/decisions/response-wire.md).
 
 #include <cstddef>
 #include <optional>
@@ -13,15 +11,12 @@
 
 namespace petstore::adapters::http {
 
-// gzip for large responses: a body over gzip_threshold_bytes goes out gzipped, with zlib at its
-// fastest level, to a client whose Accept-Encoding takes gzip (accept_encoding.hpp), and with
-// Vary: Accept-Encoding whether or not it was. Smaller bodies (an error, a pet, a short page) are
-// left alone: a few hundred bytes gain little and would cost a compressor's set-up each time.
+// gzip_threshold_bytes: larger bodies go out gzipped (zlib's fastest level) where Accept-Encoding
+// takes it; smaller ones gain little for a compressor's set-up (docs/decisions/gzip-responses.md).
 inline constexpr std::size_t gzip_threshold_bytes = 1024;
 
-// compressible: whether the server may gzip `response`: a body over the threshold, with a status
-// that has content, and not already the sender's own representation (a Content-Encoding or an
-// ETag: the /docs assets gzip themselves, once, and tag each form).
+// compressible: a body over the threshold, with content, and no Content-Encoding or ETag of its
+// own (the /docs assets gzip themselves, once, and tag each form).
 [[nodiscard]] bool compressible(const HttpResponse& response);
 
 struct ResponseFraming {
@@ -37,8 +32,7 @@ struct ResponseFraming {
   std::string_view traceresponse{};
 };
 
-// SentContent: the content a response sends: its body, gzipped when the response is compressible
-// and the client's Accept-Encoding takes gzip. `vary`: the response is compressible, so it varies
+// SentContent: a response's content as sent. `vary`: the response is compressible, so it varies
 // with Accept-Encoding whether or not it was gzipped.
 struct SentContent {
   std::string_view bytes;
@@ -85,16 +79,13 @@ void for_each_response_field(const HttpResponse& response, const SentContent& co
   }
 }
 
-// has_content_length: RFC 9110 section 8.6: no Content-Length in a 1xx or 204 response, nor in a
-// 304.
+// has_content_length: not for 1xx, 204 or 304 (RFC 9110 section 8.6).
 [[nodiscard]] constexpr bool has_content_length(unsigned status) noexcept {
   return status >= 200 && status != 204 && status != 304;
 }
 
-// write_response: replaces `out` (keeping its capacity) with `response` as sent: the status line;
-// the fields of for_each_response_field; Connection as `framing` asks; Content-Length; then the
-// content (sent_content), unless `framing.head` (a HEAD response gets the same fields). Returns
-// the body bytes sent, for logs and metrics (none for HEAD).
+// write_response: replaces `out` (keeping its capacity) with `response` as sent, the content left
+// out for HEAD. Returns the body bytes sent, for logs and metrics.
 std::size_t write_response(std::string& out, const HttpResponse& response,
                            const ResponseFraming& framing);
 

@@ -1,9 +1,8 @@
 #pragma once
-// Session: one HTTP/1.1 connection, as Beast's advanced server keeps one: an object that holds
-// the connection's state (named once, here) and whose member coroutines are its steps. Generic
-// over the stream so that a TLS stream reuses it. Requests are read and answered one at a time,
-// in order, which makes pipelining safe and bounds what a connection buffers to one request and
-// one response. Every read has a deadline: idle keep-alive, headers, body; every write too.
+// Session: one HTTP/1.1 connection: an object holding its state, whose member coroutines are its
+// steps. Generic over the stream so that TLS reuses it. Requests are read and answered one at a
+// time, in order: pipelining is safe and a connection buffers one request and one response. Every
+// read and write has a deadline.
 
 #include <array>
 #include <chrono>
@@ -44,9 +43,8 @@ class Session {
         reader_(stream, context.limits),
         storage_timer_(stream.get_executor()) {}
 
-  // run: answers requests until the client closes, a deadline passes, a request cannot be read,
-  // or the server drains. The caller closes the stream afterwards (TLS sends close_notify first),
-  // unless the connection began with HTTP/2's preface (h2_preface()).
+  // run: answers requests until the client closes, a deadline passes, a read fails or the server
+  // drains. The caller then closes the stream, unless h2_preface() has the connection's bytes.
   boost::asio::awaitable<void> run() {
     for (bool first = true;; first = false) {
       const bool arrived = co_await reader_.await_request(context_.registry, state_.idle);
@@ -92,22 +90,19 @@ class Session {
   }
 
  private:
-  // A usual request's fields and body fit, so they cost no heap allocation; a larger one takes
-  // the rest from the heap until answered.
+  // A usual request's fields and body fit: no heap allocation.
   static constexpr std::size_t request_arena_bytes = 2048;
 
   // Past this, the response buffer is given back after the write (a /docs script, say).
   static constexpr std::size_t kept_response_buffer = std::size_t{64} * 1024;
 
-  // read_checked_request: the head, checked (check_head; with Expect: 100-continue also the
-  // router's screen_head before the body is invited), then the body, without its trailer
-  // fields. Sets read_error_ when the request could not be read (answered when the error says
-  // so); the verdict is default (no request id, no keep-alive) when no head was read.
+  // read_checked_request: the head, checked (with Expect: 100-continue also by screen_head before
+  // the body is invited), then the body. Sets read_error_ when the request could not be read; the
+  // verdict is default (no request id, no keep-alive) when no head was read.
   boost::asio::awaitable<HeadVerdict> read_checked_request(RequestParser& parser) {
     namespace bhttp = boost::beast::http;
     reader_.start_head();
-    // The head and the body are usually buffered already: parsed here, no coroutine frame is
-    // allocated for read_more.
+    // Usually buffered already: parsed here, with no coroutine frame for read_more.
     read_error_ = reader_.parse_buffered(parser, false);
     if (read_error_ == bhttp::error::need_more) {
       read_error_ = co_await reader_.read_more(parser, false);
@@ -141,9 +136,8 @@ class Session {
     co_return head;
   }
 
-  // answer: routes `request`, waits for its response in a slot of its own (at most the storage
-  // timeout), and writes it; true when the connection may carry another request (`head` says
-  // whether the client wants that and whether the framing allows it).
+  // answer: routes `request`, waits for its response (at most the storage timeout) and writes it;
+  // true when the connection may carry another request.
   boost::asio::awaitable<bool> answer(const RequestParser& request, const HeadVerdict& head) {
     WakeClock& clock = reader_.clock();
     const ExchangeWatch watch(context_.observer, clock.now());
@@ -190,9 +184,8 @@ class Session {
     co_return go_on;
   }
 
-  // send_final: writes `response`, the last on this connection, and reports it. `request` is
-  // the head it answers, or null when none can be (`head` still has the client's request id
-  // when the head was read and the body was not).
+  // send_final: writes `response`, the last on this connection, and reports it. `request` is the
+  // head it answers, or null when none was read.
   boost::asio::awaitable<void> send_final(HttpResponse& response, const RequestParser* request,
                                           const HeadVerdict& head) {
     WakeClock& clock = reader_.clock();
@@ -227,15 +220,13 @@ class Session {
     co_return !error;
   }
 
-  // Serialized: the response's X-Request-Id (valid until the next response) and the body
-  // bytes sent (gzipped or not; none for HEAD), for logs and metrics.
+  // Serialized: for logs and metrics; `request_id` is valid until the next response.
   struct Serialized {
     std::string_view request_id;
     std::size_t body_bytes = 0;
   };
 
-  // serialize: `response`'s bytes into wire_, with its X-Request-Id (the client's, or a new one)
-  // after its own fields.
+  // serialize: `response`'s bytes into wire_, with its X-Request-Id and traceresponse.
   Serialized serialize(const HttpResponse& response, ResponseFraming framing,
                        const HeadVerdict& head) {
     assign_request_id(request_id_, head.request_id);
@@ -247,10 +238,8 @@ class Session {
   // begin_trace: a new trace when no head was read.
   void begin_trace(const HeadVerdict& head) { trace_ = trace_request(head.trace); }
 
-  // write_wire: sends wire_ within the write timeout. Not a coroutine itself (Asio's write is the
-  // one awaited), so a response nests one coroutine frame less: with the answer's and the
-  // write's frames alone alive, Asio's per-thread cache of two freed frames serves every request.
-  // The caller forgets the clock's reading once it has been awaited.
+  // write_wire: sends wire_ within the write timeout. Not a coroutine itself, so that Asio's cache
+  // of two freed frames a thread serves every request. Forget the clock once it is awaited.
   boost::asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> write_wire() {
     boost::beast::get_lowest_layer(stream_).expires_at(reader_.clock().now() +
                                                        context_.limits.write_timeout);
@@ -279,9 +268,8 @@ class Session {
   std::string wire_;           // each response's bytes, in a buffer the connection reuses
   std::string request_id_;     // each response's X-Request-Id, likewise
   ports::TraceContext trace_;  // each request's trace context, likewise
-  // The request being answered, as the router sees it. A member rather than a local of answer():
-  // asio recycles a coroutine's frame only up to 1,020 bytes, and a frame above that costs a heap
-  // allocation and free on every request (about 600 instructions of a create's 18,000).
+  // The request being answered. A member, not a local of answer(): asio recycles a coroutine's
+  // frame only up to 1,020 bytes (docs/benchmarks.md, "Two cores, against the last landed commit").
   HttpRequest plain_;
   std::shared_ptr<ResponseSlot> spare_slot_;  // the last request's slot, reused once released
   boost::asio::steady_timer storage_timer_;   // the slot's wait, reused by every request

@@ -19,9 +19,8 @@ constexpr const char* tls12_ciphers =
 constexpr std::string_view h2_and_http11 = "\x02h2\x08http/1.1";
 constexpr std::string_view http11_only = "\x08http/1.1";
 
-// select_protocol: the server's choice among the client's ALPN offer (RFC 7301 section 3.2): the
-// first of `arg`'s protocols the client offers; none (the handshake goes on without ALPN, so
-// HTTP/1.1) when it offers none of them.
+// select_protocol: the first of `arg`'s protocols the client's ALPN offer holds (RFC 7301 section
+// 3.2); none, so HTTP/1.1, when it offers none of them.
 int select_protocol(SSL* /*ssl*/, const unsigned char** out, unsigned char* out_size,
                     const unsigned char* offered, unsigned offered_size, void* arg) {
   const auto* ours = static_cast<const std::string_view*>(arg);

@@ -1,8 +1,7 @@
 #pragma once
-// TlsContext: the server's TLS settings and its certificate, reloadable while serving. TLS 1.2
-// and 1.3 only, forward-secret AEAD ciphers. Each new connection takes the context current at
-// its accept; a reload that fails keeps the old one. ALPN (RFC 7301) chooses the connection's
-// protocol: h2 when the client offers it and HTTP/2 is on, else http/1.1.
+// TlsContext: the server's TLS settings and certificate, reloadable while serving
+// (docs/decisions/tls-settings.md). Each new connection takes the context current at its accept.
+// ALPN (RFC 7301) chooses h2 when the client offers it and HTTP/2 is on, else http/1.1.
 
 #include <filesystem>
 #include <memory>

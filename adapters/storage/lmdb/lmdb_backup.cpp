@@ -1,7 +1,5 @@
-// backup_store: mdb_env_copyfd2 with MDB_CP_COMPACT, run on the Store's own environment (LMDB
-// forbids a second handle on one environment in a process), into a file this code creates
-// through adapters/files, so that it can choose its mode and sync it. backup_lmdb_store opens
-// the Store first.
+// The copy runs on the Store's own environment (LMDB forbids a second handle in one process), into
+// a file created through adapters/files, which sets its mode and syncs it.
 
 #include "adapters/storage/lmdb/lmdb_backup.hpp"
 

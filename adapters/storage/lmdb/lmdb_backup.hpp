@@ -14,12 +14,10 @@ struct BackupReport {
   std::uintmax_t bytes = 0;  // size of the copy's data.mdb
 };
 
-// backup_lmdb_store: writes a consistent, compacted copy of the store in `options.data_dir` to
-// `out_dir`/data.mdb (mode 0600, synced), which a service can open as its data dir. `out_dir`
-// must be missing (it is created, mode 0700; its parent must exist) or an empty directory:
-// invalid_argument otherwise. The data dir must exist and hold a store (unavailable otherwise: a
-// mistyped path never creates an empty store). On failure nothing is left in `out_dir` (and a
-// dir it created is removed).
+// backup_lmdb_store: a consistent, compacted copy of the store in `options.data_dir` as
+// `out_dir`/data.mdb (mode 0600, synced), which a service can open as its data dir. `out_dir` must
+// be missing (created 0700 in an existing parent) or empty, else invalid_argument; a data dir
+// holding no store is unavailable, never created. On failure `out_dir` is left as it was found.
 [[nodiscard]] domain::Result<BackupReport> backup_lmdb_store(const LmdbOptions& options,
                                                              const std::filesystem::path& out_dir);
 

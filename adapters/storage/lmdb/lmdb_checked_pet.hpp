@@ -1,9 +1,7 @@
 #pragma once
-// The serving reads' one view of a pet record (schema version 3; lmdb_records.hpp has the layout):
-// its shape and crc32c checked and its parts read where they lie, with no Result on the way; the
-// name is not validated again, since it was before it was written and the crc32c says these are
-// the bytes written. Inline, because a page runs it once a pet between two cursor steps. Export,
-// import and migrations validate in full instead (decode_pet_record, lmdb_records.cpp).
+// The serving reads' view of a pet record (layout: lmdb_records.hpp): shape and crc32c checked,
+// parts read in place, the name not validated again (docs/decisions/lmdb-read-checksum.md).
+// Inline: a page runs it once a pet. Export, import and migrations use decode_pet_record.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,8 +17,7 @@
 
 namespace petstore::adapters::storage::lmdb {
 
-// The format byte of a pet record with a crc32c (format 1: idempotency records, and the pet
-// records of schema versions 1 and 2), and the size of that crc32c.
+// The format byte of a pet record with a crc32c, and the crc32c's size.
 inline constexpr char checked_pet_format = 2;
 inline constexpr std::size_t pet_crc_size = 4;
 
@@ -55,8 +52,8 @@ struct BodyFields {
       static_cast<domain::PetStatus>(status_byte), body.substr(category_size + 1)};
 }
 
-// checked_body: the body of a pet record of format 2 whose crc32c (by `crc`, a Crc32c or a
-// callable like it: crc32c_hardware inlines) matches it.
+// checked_body: the body of a format 2 pet record whose crc32c by `crc` (a Crc32c, or a callable
+// such as crc32c_hardware, which inlines) matches it.
 template <class Crc>
 [[nodiscard]] std::optional<std::string_view> checked_body(std::string_view record,
                                                            const Crc& crc) noexcept {
@@ -70,9 +67,8 @@ template <class Crc>
   return body;
 }
 
-// CheckedPet: the parts of a record whose checksum matched, and the pet they make. Handed to
-// emplace_back, the conversion builds the pet in the vector's slot: its name is copied once from
-// the record, never moved (a short name's move is a copy too).
+// CheckedPet: a checked record's parts. Its conversion lets emplace_back build the pet in the
+// vector's slot, copying the name once from the record.
 struct CheckedPet {
   domain::PetId id;
   BodyFields fields;
@@ -83,9 +79,8 @@ struct CheckedPet {
   }
 };
 
-// checked_pet: the pet stored under `key` (8 bytes, big-endian) as `record`, its checksum by `crc`
-// (as checked_body's, chosen once a page); nullopt when either is damaged (an id below the first
-// is damage too: none is ever written).
+// checked_pet: the pet stored under `key` as `record`, checked by `crc` (as checked_body's);
+// nullopt when either is damaged (an id below the first is: none is ever written).
 template <class Crc>
 [[nodiscard]] std::optional<CheckedPet> checked_pet(std::string_view key, std::string_view record,
                                                     const Crc& crc) noexcept {
@@ -101,8 +96,7 @@ template <class Crc>
   return CheckedPet{domain::PetId{id}, *fields};
 }
 
-// append_checked_pet: appends checked_pet's pet, built in its place; false, appending nothing,
-// when the record is damaged.
+// append_checked_pet: appends checked_pet's pet in place; false, appending nothing, when damaged.
 template <class Crc>
 [[nodiscard]] bool append_checked_pet(std::vector<domain::Pet>& pets, std::string_view key,
                                       std::string_view record, const Crc& crc) {

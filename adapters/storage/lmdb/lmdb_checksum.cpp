@@ -5,7 +5,6 @@
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
-// pick: the CPU's fastest path.
 Crc32c pick() noexcept {
 #if defined(__x86_64__)
   if (crc32c_has_hardware()) {

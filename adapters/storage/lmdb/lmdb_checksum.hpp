@@ -1,8 +1,7 @@
 #pragma once
-// crc32c (Castagnoli, as in iSCSI and ext4): the integrity check each pet record carries, so that
-// a read trusts bytes this store wrote without validating them again and still detects damage.
-// SSE 4.2's crc32 instruction where the CPU has it (8 bytes a step), a table otherwise; both give
-// the same value.
+// crc32c (Castagnoli): the check each pet record carries, so that a read trusts the bytes this
+// store wrote without validating them again. SSE 4.2's crc32 instruction where the CPU has it, a
+// table otherwise; both give the same value.
 
 #include <cstdint>
 #include <cstring>
@@ -19,11 +18,9 @@ using Crc32c = std::uint32_t (*)(std::string_view bytes) noexcept;
 [[nodiscard]] Crc32c crc32c_for_this_cpu() noexcept;
 
 #if defined(__x86_64__)
-// crc32c_hardware: crc32c by SSE 4.2's crc32 instruction, 8 bytes a step, then at most one step
-// each of 4, 2 and 1 bytes (a pet record's body is about 20 bytes: the tail is as long as the
-// rest). Inline, so that a page's loop checks a record without a call; in inline assembly, which
-// needs no target attribute (the compiler would refuse to inline an SSE 4.2 function into one
-// without it). REQUIRES: crc32c_has_hardware().
+// crc32c_hardware: crc32c by SSE 4.2's crc32 instruction, 8 bytes a step, then 4, 2 and 1. Inline
+// assembly needs no target attribute, which would keep it from inlining into a page's loop.
+// REQUIRES: crc32c_has_hardware().
 [[nodiscard]] inline std::uint32_t crc32c_hardware(std::string_view bytes) noexcept {
   const char* at = bytes.data();
   std::size_t left = bytes.size();

@@ -23,8 +23,7 @@ constexpr std::size_t extra_prune_budget = 16;
 
 ::lmdb::val as_val(std::string_view bytes) { return ::lmdb::val{bytes.data(), bytes.size()}; }
 
-// older_than: whether `then` lies more than `retention_ns` before `now`. The difference, below
-// 2^64 when now > then, is taken on unsigned values, where it cannot overflow.
+// older_than: whether `then` lies more than `retention_ns` before `now` (unsigned: no overflow).
 bool older_than(std::int64_t then, std::int64_t now, std::uint64_t retention_ns) {
   return now > then &&
          static_cast<std::uint64_t>(now) - static_cast<std::uint64_t>(then) > retention_ns;
@@ -35,7 +34,6 @@ std::uint64_t nanoseconds_of(std::chrono::system_clock::duration retention) {
   return count > 0 ? static_cast<std::uint64_t>(count) : 0;
 }
 
-// BatchTxn: the creates of one batch within one write transaction.
 class BatchTxn {
  public:
   BatchTxn(MDB_txn* txn, const Databases& dbs)

@@ -1,8 +1,7 @@
 #pragma once
-// The write side of the LMDB adapter: a batch of creates in ONE write transaction (one sync for
-// the lot). Ids follow the highest stored id, read inside the transaction, never from a cache,
-// so several processes on one store assign unique ids. A create that fails on its own (a damaged
-// record) writes nothing and fails alone; the batch fails as a whole only with the commit.
+// The LMDB write side: a batch of creates in one write transaction (one sync). Ids follow the
+// highest stored id, read inside the transaction, so several processes on one store assign unique
+// ids (docs/decisions/lmdb-two-processes.md).
 
 #include <vector>
 
@@ -16,9 +15,9 @@ struct PendingCreate {
   ports::PetRepository::CreateDone done;
 };
 
-// commit_creates: one result per create of `batch`, in order, known to be committed and synced
-// when successful. When the transaction cannot commit, every result is the commit's error
-// (unavailable, or internal for damage) and nothing of the batch is stored.
+// commit_creates: one result per create of `batch`, in order, committed and synced when
+// successful. A create that fails alone (a damaged record) writes nothing; a failed commit gives
+// every create its error and stores nothing (docs/decisions/lmdb-failed-commit.md).
 [[nodiscard]] std::vector<domain::Result<ports::CreateOutcome>> commit_creates(
     Store& store, const std::vector<PendingCreate>& batch);
 

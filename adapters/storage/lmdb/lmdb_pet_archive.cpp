@@ -1,6 +1,3 @@
-// LmdbPetArchive: a read is a cursor walk in one read transaction; a write puts every pet in one
-// write transaction, which the Store starts over after growing the map when it is full.
-
 #include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 
 #include <algorithm>
@@ -19,7 +16,6 @@
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
-// How often an import reports its progress.
 constexpr std::size_t progress_every = 4096;
 
 bool strictly_ascending(std::span<const domain::Pet> pets) {
@@ -63,8 +59,8 @@ domain::Result<ports::ArchiveReadReport> read_pets(const Store& store,
 domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
                                                      std::span<const domain::Pet> pets,
                                                      const ports::PetArchive::Progress& progress) {
-  // Pets in ascending id above every stored one (an export of another store) are appended, which
-  // fills B-tree pages completely and is much faster than inserting.
+  // Pets in ascending id above every stored one (another store's export) are appended: full
+  // B-tree pages, much faster than inserting.
   const bool ascending = strictly_ascending(pets);
   const Databases& dbs = store.databases();
   ports::ArchiveWriteReport report;
@@ -85,7 +81,7 @@ domain::Result<ports::ArchiveWriteReport> write_pets(Store& store,
         progress(i + 1);
       }
     }
-    report.next_id = next_pet_id(txn, dbs);  // the highest id stored now, + 1
+    report.next_id = next_pet_id(txn, dbs);
     if (progress) {
       progress(pets.size());
     }
@@ -112,7 +108,6 @@ class LmdbPetArchive final : public ports::PetArchive {
     return read_pets(**store, sink);
   }
 
-  // PetArchive
   domain::Result<ports::ArchiveWriteReport> write_all(std::span<const domain::Pet> pets,
                                                       const Progress& progress) override {
     auto store = Store::open(options_);

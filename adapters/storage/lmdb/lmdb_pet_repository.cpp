@@ -19,14 +19,12 @@
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
-// GroupCommitPacing's max_wait.
 constexpr std::chrono::milliseconds max_company_wait{10};
 
 // How long the writer idles before it releases the kept read snapshots that other processes'
 // commits made stale (Store::release_stale_reads): the longest a quiet process holds back pages.
 constexpr std::chrono::milliseconds stale_read_check{50};
 
-// LmdbPetRepository: one writer thread commits batches paced by GroupCommitPacing.
 class LmdbPetRepository final : public ports::PetRepository {
  public:
   LmdbPetRepository(std::unique_ptr<Store> store, const LmdbOptions& options)
@@ -64,20 +62,16 @@ class LmdbPetRepository final : public ports::PetRepository {
     }
   }
 
-  // PetRepository. Reads complete at once, on the caller's thread: a read transaction on the
-  // memory map costs microseconds and never waits for the writer; a reset one is renewed.
   void get(domain::PetId id, GetDone done) const override {
     const auto& dbs = store_->databases();
     done(store_->serve([&](ReadTxn& read) { return read_pet(read.txn(), dbs, id); }));
   }
 
-  // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     const auto& dbs = store_->databases();
     done(store_->serve([&](ReadTxn& read) { return read_page(read, dbs, query); }));
   }
 
-  // PetRepository
   void count(CountDone done) const override {
     const MDB_dbi pets = store_->databases().pets;
     done(store_->serve([&](ReadTxn& read) -> domain::Result<std::int64_t> {

@@ -1,8 +1,7 @@
 #pragma once
-// ReadTxn: a read-only transaction kept for reuse, with its cursors. Serving reads (get, a page,
-// count) take one from the Store and leave it live: the next read uses its snapshot as it is while
-// that is still the newest commit, and renews it (with its cursors) once another commit came;
-// under MDB_NOTLS a reset transaction keeps its reader slot, so a renew allocates nothing.
+// ReadTxn: a read-only transaction kept live between serving reads, with its cursors, and renewed
+// once a newer commit exists (docs/decisions/lmdb-kept-snapshots.md). Under MDB_NOTLS a reset
+// transaction keeps its reader slot, so a renew allocates nothing.
 
 #include <array>
 #include <cstddef>
@@ -26,9 +25,8 @@ class ReadTxn {
 
   [[nodiscard]] MDB_txn* txn() const noexcept { return txn_.get(); }
 
-  // cursor: this transaction's cursor on `dbi`, opened on its first use and renewed on its first
-  // use after each renew; may throw ::lmdb::error. Valid until reset. REQUIRES: the transaction is
-  // live; at most `max_cursors` databases are asked for.
+  // cursor: this transaction's cursor on `dbi`, valid until reset; may throw ::lmdb::error.
+  // REQUIRES: the transaction is live; at most `max_cursors` databases are asked for.
   [[nodiscard]] MDB_cursor* cursor(MDB_dbi dbi);
 
   // live: whether it holds a snapshot (begun or renewed, not reset since).

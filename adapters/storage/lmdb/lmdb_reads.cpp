@@ -35,16 +35,15 @@ class Page {
         key_{start.size(), const_cast<char*>(start.data())},
         op_(first ? MDB_FIRST : MDB_SET_RANGE),
         room_(limit) {
-    page_.pets.reserve(limit);  // as the memory store does: no growth on the way
+    page_.pets.reserve(limit);
   }
   // next: moves to the next entry; false past the last. The first call finds the start.
   bool next() {
     const auto op = std::exchange(op_, MDB_NEXT);
     return ::lmdb::cursor_get(cursor_, &key_, &value_, op);
   }
-  // at_limit: whether the page holds `limit` pets already; asked once for each entry at hand that
-  // would belong on it, so true also means a later page has a match (has_more), and false counts
-  // the entry as on the page.
+  // at_limit: whether the page is full, asked once for each entry that would belong on it: true
+  // sets has_more, false counts the entry as on the page.
   bool at_limit() {
     if (room_ == 0) {
       page_.has_more = true;
@@ -67,9 +66,8 @@ class Page {
   ports::PetPage page_;
 };
 
-// fill: steps `page` to its end, each record checked by `crc`. A template, and flattened, so that
-// the check, the pet's construction and the vector's bookkeeping inline here: a call a pet would
-// cost more than the check.
+// fill: steps `page` to its end, each record checked by `crc`. Flattened: a call a pet would cost
+// more than the check (docs/decisions/lmdb-serving-path.md).
 template <class Crc>
 [[gnu::flatten]] domain::Result<ports::PetPage> fill(Page& page, const Crc& crc) {
   while (page.next() && !page.at_limit()) {

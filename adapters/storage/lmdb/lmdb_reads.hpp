@@ -1,7 +1,6 @@
 #pragma once
-// The read side of the LMDB adapter: a pet by id and a page of pets, each inside a read-only
-// transaction the Store provides. A filtered page walks the (status, id) index, so a page costs
-// O(limit + log n) lookups however rare the status is.
+// The LMDB read side, in a read-only transaction the Store provides. A filtered page walks the
+// (status, id) index (docs/decisions/lmdb-filtered-pages.md).
 
 #include <cstdint>
 

@@ -8,8 +8,7 @@
 namespace petstore::adapters::storage::lmdb {
 namespace {
 
-// The format byte of idempotency records (and of the pet records of schema versions 1 and 2); pet
-// records with a crc32c have checked_pet_format (lmdb_checked_pet.hpp).
+// The format byte of idempotency records, and of the pet records of schema versions 1 and 2.
 constexpr char record_format = 1;
 constexpr std::size_t u64_size = 8;
 constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63U;

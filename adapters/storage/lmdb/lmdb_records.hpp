@@ -1,9 +1,6 @@
 #pragma once
-// The byte layout of every LMDB key and value the adapter writes (schema version 3). Integer
-// keys are big-endian so that LMDB's memcmp order is numeric order. Records carry a format byte;
-// a pet record also a crc32c, which a read checks instead of validating the pet again (the pet was
-// validated before it was written; a page's reads check it inline: lmdb_checked_pet.hpp). A record
-// that fails is internal.
+// The byte layout of every LMDB key and value the adapter writes. Integer keys are big-endian, so
+// that LMDB's memcmp order is numeric order. A record that fails to decode is internal.
 
 #include <chrono>
 #include <cstdint>
@@ -17,9 +14,8 @@
 
 namespace petstore::adapters::storage::lmdb {
 
-// Version 2 dropped meta's next_id (version 1 rewrote it in every create): the next id is the
-// highest stored id + 1. Version 3 added a crc32c to each pet record. Store::open migrates a
-// version 1 or 2 store forward.
+// Version 2 dropped meta's next_id (docs/decisions/lmdb-schema-version-2.md); version 3 added a
+// crc32c to each pet record. Store::open migrates older stores forward.
 inline constexpr std::uint64_t schema_version = 3;
 
 inline constexpr const char* pets_db = "pets";

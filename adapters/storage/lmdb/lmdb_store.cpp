@@ -131,7 +131,7 @@ std::unique_ptr<ReadTxn> Store::take_read(std::shared_lock<std::shared_mutex>& l
     }
     if (read && read->live()) {
       if (read->snapshot() == newest_commit()) {
-        return read;  // nothing committed since its snapshot: it is the newest, cursors and all
+        return read;  // nothing committed since: its snapshot and cursors are current
       }
       read->reset();
     }

@@ -1,9 +1,8 @@
 #pragma once
-// Store: one open LMDB environment with the adapter's databases, and the only code that begins
-// and ends transactions. It owns the map's size: every transaction of this process holds
-// `map_mutex_` shared while in use, and resizing the map (ours when full, or adopting another
-// process's growth) holds it exclusive and first resets the serving reads kept live between uses,
-// as mdb_env_set_mapsize requires. ::lmdb::error stops here.
+// Store: one open LMDB environment with the adapter's databases; the only code that begins and
+// ends transactions, and ::lmdb::error stops here. Every transaction of this process holds
+// `map_mutex_` shared; a resize (ours, or adopting another process's growth) holds it exclusive
+// and first resets the kept serving reads, as mdb_env_set_mapsize requires.
 
 #include <atomic>
 #include <cstdint>
@@ -36,14 +35,12 @@ class Store {
  public:
   // TxnWork: runs inside a transaction; may throw ::lmdb::error, which the Store maps.
   using TxnWork = std::function<void(MDB_txn*)>;
-  // Served: what serve gives for `Work`, a serving read's work on a live ReadTxn returning a
-  // domain::Result or nothing (then domain::Result<void>); it may throw ::lmdb::error likewise.
+  // Served: what serve returns for `Work` (domain::Result<void> for a `Work` returning nothing).
   template <class Work>
   using Served = std::conditional_t<std::is_void_v<std::invoke_result_t<Work&, ReadTxn&>>,
                                     domain::Result<void>, std::invoke_result_t<Work&, ReadTxn&>>;
 
-  // open: prepares the data dir, opens the env, clears stale readers and checks (or, on an
-  // empty env, writes) the schema version.
+  // open: prepares the data dir, opens the env, clears stale readers and checks the schema.
   [[nodiscard]] static domain::Result<std::unique_ptr<Store>> open(const LmdbOptions& options);
 
   // open_existing: open, refusing a data dir that is missing or holds no store (unavailable), so
@@ -60,12 +57,10 @@ class Store {
   // read: runs `work` in a read-only transaction of its own (export, backup: long reads).
   [[nodiscard]] domain::Result<void> read(const TxnWork& work) const;
 
-  // serve: runs `work` in a read-only transaction an earlier serving read left (renewed when a
-  // newer commit exists: it sees every commit made before this call), or a new one when none is
-  // idle; keeps it live for the next while fewer than max_idle_reads() are kept. A commit of this
-  // process resets the kept ones, so that none holds back the pages later commits free; one of
-  // another process waits for the next read here. unavailable when the reader table is full. A
-  // template, so that a page's work is inlined: serving reads are the hot path.
+  // serve: runs `work` in a kept read-only transaction (renewed when a newer commit exists, so it
+  // sees every commit made before this call) or a new one, then keeps it for the next read
+  // (docs/decisions/lmdb-kept-snapshots.md); unavailable when the reader table is full. A
+  // template, so that a page's work inlines: serving reads are the hot path.
   template <class Work>
   [[nodiscard]] Served<Work> serve(Work&& work) const {
     try {
@@ -84,10 +79,9 @@ class Store {
     }
   }
 
-  // release_stale_reads: resets every kept serving transaction whose snapshot is no longer the
-  // newest commit (another process committed since): left live, a process that has gone quiet
-  // would hold back every page freed after it, and the file would grow without bound. The
-  // repository's writer calls it whenever it has been idle a while.
+  // release_stale_reads: resets the kept transactions that another process's commit made stale:
+  // left live, a quiet process would hold back every page freed since, and the file would grow
+  // without bound. The repository's writer calls it when idle.
   void release_stale_reads() const noexcept;
 
   // max_idle_reads: how many idle serving transactions (each holding a reader slot) are kept.
@@ -101,8 +95,8 @@ class Store {
   Store(MDB_env* env, const LmdbOptions& options)
       : env_(env), options_(options), idle_reads_(max_idle_reads()) {}
 
-  // check_schema: checks the schema version, migrating an older store forward; a migration that
-  // fills the map grows it and starts over.
+  // check_schema: checks the schema version, migrating an older store forward (growing the map
+  // when the migration fills it).
   [[nodiscard]] domain::Result<void> check_schema();
   // check_schema_once: one try of it, in one write transaction; may throw ::lmdb::error.
   [[nodiscard]] domain::Result<void> check_schema_once();
@@ -133,9 +127,8 @@ class Store {
   // keep_read: keeps a serving transaction for the next, or drops it (freeing its slot).
   // REQUIRES: map_mutex_ held (shared), so that a resize finds every live one kept and resets it.
   void keep_read(std::unique_ptr<ReadTxn> read) const noexcept;
-  // reset_kept_reads: resets every kept serving transaction (`only_stale`: those whose snapshot is
-  // not the newest commit): after a commit, and before a resize, which needs no live transaction in
-  // the process. REQUIRES: map_mutex_ held.
+  // reset_kept_reads: resets the kept serving transactions (`only_stale`: those not on the newest
+  // commit), after a commit and before a resize. REQUIRES: map_mutex_ held.
   void reset_kept_reads(bool only_stale = false) const noexcept;
   [[nodiscard]] bool grow_map();
 
@@ -143,15 +136,12 @@ class Store {
   LmdbOptions options_;
   Databases dbs_;
   mutable std::shared_mutex map_mutex_;
-  // The kept serving transactions (each holding its reader slot), owned here while idle: a null
-  // place is free. Taken by an atomic exchange and given back by a compare-exchange into a free
-  // place, so that serving threads share no lock; a reset takes each out, resets it and puts it
-  // back in the same place, or ends it when a read kept another there meanwhile.
+  // The kept serving transactions, owned here while idle (null: a free place). Taken by exchange
+  // and given back by compare-exchange, so that serving threads share no lock.
   mutable std::vector<std::atomic<ReadTxn*>> idle_reads_;
 };
 
-// backup_store: backup_lmdb_store on an open store (lmdb_backup.cpp), so that a process can back
-// up the store it is writing to.
+// backup_store: backup_lmdb_store on an open store, so that a process can back up its own store.
 [[nodiscard]] domain::Result<BackupReport> backup_store(const Store& store,
                                                         const std::filesystem::path& out_dir);
 

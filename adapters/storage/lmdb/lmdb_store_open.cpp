@@ -1,5 +1,4 @@
-// Store::open, Store::open_existing and the schema check: everything that runs once, before the
-// store serves. Errors about the data dir are one line naming it, for the operator at start-up.
+// Store::open, Store::open_existing and the schema check: what runs once, before the store serves.
 
 #include <algorithm>
 #include <cerrno>
@@ -21,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// data_dir_error: unavailable, field "data-dir", "data dir <dir> <what>".
 domain::Error data_dir_error(const fs::path& dir, const std::string& what) {
   return domain::make_error(domain::ErrorCode::unavailable, "data-dir",
                             "data dir " + dir.string() + " " + what);
@@ -38,9 +36,8 @@ std::optional<std::string> dangling_link(const fs::path& path) {
   return "is a symbolic link to " + target.string() + ", which does not exist";
 }
 
-// create_private_directories: mkdir 0700 for `dir` and each missing parent. Unlike
-// fs::create_directories, no directory is ever created readable by others. A path that is
-// missing because it is a dangling symbolic link is reported as such: mkdir cannot make it.
+// create_private_directories: mkdir 0700 for `dir` and each missing parent (unlike
+// fs::create_directories, never readable by others). A dangling symbolic link is reported as such.
 domain::Result<void> create_private_directories(const fs::path& dir) {
   std::vector<fs::path> missing;
   std::error_code ec;
@@ -62,8 +59,7 @@ domain::Result<void> create_private_directories(const fs::path& dir) {
   return {};
 }
 
-// prepare_data_dir: makes sure the data dir exists (created with mode 0700, missing parents too)
-// and that this process can write into it, before LMDB opens it.
+// prepare_data_dir: makes sure the data dir exists and this process can write into it.
 domain::Result<void> prepare_data_dir(const fs::path& dir) {
   if (dir.empty()) {
     return domain::make_error(domain::ErrorCode::unavailable, "data-dir", "data dir is not set");
@@ -120,9 +116,8 @@ MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
   return dbi;
 }
 
-// migrate_from_v1: drops version 1's next id: written with the pets, it equals the highest stored
-// id + 1 that version 2 takes instead; one behind a stored pet was damage then (the next create
-// failed), and is refused. Gives why the store cannot be migrated, or nothing.
+// migrate_from_v1: drops version 1's next id (version 2 derives it from the pets), refusing one
+// behind a stored pet as damage. Gives why the store cannot be migrated, or nothing.
 std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
   const auto next_id = read_u64(txn, dbs.meta, v1_next_id_key);
   if (!next_id || *next_id == 0) {
@@ -136,10 +131,9 @@ std::optional<std::string> migrate_from_v1(MDB_txn* txn, const Databases& dbs) {
   return std::nullopt;
 }
 
-// migrate_pets_to_v3: rewrites every pet record of version 1 or 2 (format 1, no checksum) as
-// version 3 writes it (with a crc32c), each validated in full on the way. A record that fails is
-// left as it was: version 3 reads it as damaged, and export names it. May throw ::lmdb::error
-// (MDB_MAP_FULL: the records grew; the caller grows the map and runs the whole open again).
+// migrate_pets_to_v3: rewrites every format 1 pet record with a crc32c, each validated in full. A
+// record that fails stays as it was, which version 3 reads as damaged. May throw ::lmdb::error
+// (MDB_MAP_FULL: the caller grows the map and runs the whole check again).
 void migrate_pets_to_v3(MDB_txn* txn, const Databases& dbs) {
   auto cursor = ::lmdb::cursor::open(txn, dbs.pets);
   MDB_val key{};

@@ -1,7 +1,6 @@
 #pragma once
-// Small helpers for raw LMDB transactions, shared by the Store's files. lmdb++'s txn is not used
-// for writes: its commit() leaves the handle set when mdb_txn_commit fails, although LMDB has
-// freed the transaction, so its destructor would abort it a second time.
+// Helpers for raw LMDB transactions. lmdb++'s txn is not used for writes: when mdb_txn_commit
+// fails, its commit() keeps the freed handle, and its destructor would abort it a second time.
 
 #include <memory>
 #include <string>
@@ -22,7 +21,6 @@ struct TxnAbort {
 // not; commit() hands it to mdb_txn_commit, which frees it whether it succeeds or not.
 using AbortGuard = std::unique_ptr<MDB_txn, TxnAbort>;
 
-// check: raises ::lmdb::error for a failed LMDB call.
 inline void check(int rc, const char* origin) {
   if (rc != MDB_SUCCESS) {
     ::lmdb::error::raise(origin, rc);

@@ -41,8 +41,7 @@ struct RecordStamp {
   domain::PetId id;
 };
 
-// expired: whether a record stamped `then` may be forgotten at `now`. A clock that went back
-// keeps the record.
+// expired: whether a record stamped `then` may be forgotten at `now`; a clock gone back keeps it.
 bool expired(TimePoint then, TimePoint now, std::chrono::system_clock::duration retention) {
   return now - then > retention;
 }
@@ -52,8 +51,8 @@ std::size_t index_of(domain::PetStatus status) { return static_cast<std::size_t>
 bool id_before(const domain::Pet& pet, std::int64_t id) { return pet.id.value < id; }
 bool in_id_order(const domain::Pet& a, const domain::Pet& b) { return a.id.value < b.id.value; }
 
-// page_of: the page `query` asks for from `sequence`, whose elements are in id order, each a pet
-// through `pet_at`. Looking one past the page tells whether a later page has a match.
+// page_of: the page `query` asks for from `sequence` (in id order; `pet_at` gives an element's
+// pet). Looking one past the page tells has_more.
 template <class Sequence, class PetAt>
 ports::PetPage page_of(const Sequence& sequence, const ports::PetQuery& query, PetAt pet_at) {
   auto it = sequence.begin();
@@ -82,8 +81,7 @@ class MemoryPetRepository final : public MemoryPetStore {
                               "the create's deadline passed before it was stored"));
       return;
     }
-    // The pet and its answer are built before the lock, which covers only what must be one step
-    // (the key's record, the id, the append): creates on many threads queue on it.
+    // Built before the lock, which covers only the key's record, the id and the append.
     domain::Pet stored = domain::with_id(domain::PetId{0}, std::move(command.pet));
     domain::Pet answer = stored;
     std::optional<domain::Pet> replayed;
@@ -102,7 +100,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     }
   }
 
-  // PetRepository
   void get(domain::PetId id, GetDone done) const override {
     done([&]() -> domain::Result<domain::Pet> {
       const std::shared_lock lock(mutex_);
@@ -114,7 +111,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     }());
   }
 
-  // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     done([&] {
       const std::shared_lock lock(mutex_);
@@ -128,7 +124,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     }());
   }
 
-  // PetRepository
   void count(CountDone done) const override {
     done([&] {
       const std::shared_lock lock(mutex_);
@@ -150,7 +145,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     return report;
   }
 
-  // PetArchive
   domain::Result<ports::ArchiveWriteReport> write_all(std::span<const domain::Pet> pets,
                                                       const Progress& progress) override {
     const std::unique_lock lock(mutex_);
@@ -210,9 +204,8 @@ class MemoryPetRepository final : public MemoryPetStore {
     by_status_[index_of(pets_.back().status)].push_back(&pets_.back());
   }
 
-  // store_all_locked: stores `pets`, none of whose ids is stored (the first of a repeated id
-  // wins). Above every stored id (an import into an empty store, say) they are appended;
-  // otherwise merged in, and the status index is rebuilt, as the pets moved.
+  // store_all_locked: stores `pets`, none of whose ids is stored (of a repeated id, the first
+  // wins): appended when above every stored id, else merged in, rebuilding the status index.
   void store_all_locked(std::span<const domain::Pet> pets) {
     std::vector<domain::Pet> sorted(pets.begin(), pets.end());
     std::stable_sort(sorted.begin(), sorted.end(), in_id_order);
@@ -256,7 +249,7 @@ class MemoryPetRepository final : public MemoryPetStore {
 
   mutable StoreLock mutex_;
   std::int64_t last_id_ = domain::first_pet_id.value - 1;
-  // The pets in id order, one after another (no node a pet: about 60 bytes a pet in all).
+  // The pets in id order (docs/decisions/memory-store-layout.md).
   std::deque<domain::Pet> pets_;
   // Per status, its pets in id order. Appending to a deque moves no element, so the pointers
   // stay valid; a write that merges pets in rebuilds them.

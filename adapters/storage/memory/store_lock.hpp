@@ -1,9 +1,7 @@
 #pragma once
-// StoreLock: a shared mutex that spins a little before it sleeps. The memory store's sections are
-// a few hundred nanoseconds; under creates on many threads, std::shared_mutex put the waiters to
-// sleep in the kernel, and each woke microseconds later: on 8 threads about one core of eight sat
-// idle (issue 37). Spinning on try_lock first keeps a waiter on its core for the short wait it
-// usually is, and it still sleeps when the wait is long.
+// StoreLock: a shared mutex that spins on try_lock a little before it sleeps. The memory store's
+// sections last a few hundred nanoseconds, and a sleeping waiter wakes microseconds later
+// (docs/benchmarks.md, "Sixteen cores (issue 37)").
 
 #include <shared_mutex>
 

@@ -1,6 +1,5 @@
 #pragma once
-// libpq, once for the adapter: every file of the adapter that calls libpq takes these helpers
-// from here rather than writing its own.
+// The adapter's libpq helpers, shared by every file that calls libpq.
 
 #include <charconv>
 #include <chrono>
@@ -37,9 +36,7 @@ struct TargetHost {
 };
 
 // ConnectTarget: how to reach the database (postgres_target.hpp builds it). Each host is tried on
-// its own, in the URL's order, with its own deadline: libpq bounds each host by connect_timeout
-// only in its blocking connect, so a host that hangs (a frozen server, a proxy in front of a dead
-// node) would otherwise hide the hosts after it.
+// its own, in the URL's order, with its own deadline (docs/decisions/postgres-host-by-host.md).
 struct ConnectTarget {
   std::vector<std::string> keywords;
   std::vector<std::string> values;
@@ -83,9 +80,8 @@ struct ConnectTarget {
   }
 };
 
-// start_connect: PQconnectStartParams with the target's keywords (the URL expanded), narrowed to
-// its `host`-th host: a connection to drive with PQconnectPoll, or null when libpq is out of
-// memory.
+// start_connect: PQconnectStartParams narrowed to the target's `host`-th host, to drive with
+// PQconnectPoll; null when libpq is out of memory.
 [[nodiscard]] ConnPtr start_connect(const ConnectTarget& target, std::size_t host);
 
 // send_query: PQsendQueryParams of `sql` with `params` in text form (nullopt is NULL); false

@@ -1,9 +1,7 @@
 #pragma once
-// BatchScheduler: the creates waiting for PostgreSQL's writer slot, and when they go. One batch
-// at a time holds the slot and commits every create queued meanwhile in one transaction (the id
-// counter row would serialise concurrent create transactions anyway); under load a batch first
-// waits for company (GroupCommitPacing, the rule LMDB's writer follows too). The pool offers it
-// each idle connection; it keeps no lock of its own: the pool calls it under the pool's lock.
+// BatchScheduler: the creates waiting for PostgreSQL's writer slot, and when they go: one batch at
+// a time (the counter row would serialise concurrent ones anyway), paced by GroupCommitPacing
+// (docs/decisions/postgres-group-commit.md). Not thread-safe: the pool calls it under its lock.
 
 #include <algorithm>
 #include <chrono>
@@ -21,9 +19,8 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// take_due: moves out of `queue` the calls whose deadline is not after `now` (all of them at
-// time_point::max()), each with `reason`, to be answered unavailable once the caller's lock is
-// let go.
+// take_due: moves out of `queue` the calls whose deadline is not after `now` (all at
+// time_point::max()), each with `reason`, to be answered unavailable once the lock is let go.
 template <class Call>
 void take_due(std::deque<Call>& queue, std::chrono::steady_clock::time_point now,
               std::vector<std::pair<Call, const char*>>& expired, const char* reason) {
@@ -96,8 +93,7 @@ class BatchScheduler {
     writer_freed_at_ = now;
   }
 
-  // give_up: moves the queued creates whose deadline is not after `now` (all of them at
-  // time_point::max()) to `taken`, with `reason`.
+  // give_up: take_due on the queued creates.
   void give_up(Clock::time_point now, Unanswered& taken, const char* reason) {
     take_due(creates_, now, taken, reason);
   }

@@ -1,8 +1,7 @@
 #pragma once
-// CommitResolver: resolves create batches whose COMMIT's answer was lost with their connection
-// (rare), on the adapter's background worker, within the batch's deadline, and answers or resends
-// each create as commit_resolved reports (postgres_observer.hpp): only a batch certain not to be
-// stored is sent again, so no create is stored twice.
+// CommitResolver: resolves, on the background worker and within the batch's deadline, create
+// batches whose COMMIT's answer was lost (docs/decisions/commit-in-doubt.md). Only a batch certain
+// not to be stored is sent again, so no create is stored twice.
 
 #include <functional>
 

@@ -215,9 +215,8 @@ void Connection::finish_front_work() {
     return;
   }
   work.finish(std::move(*error));
-  // A failed create batch leaves its transaction aborted, and a pipeline's Sync does not end an
-  // explicit transaction: without a ROLLBACK, every later statement on this connection would be
-  // refused (25P02). Its answer is read like any other work's before the connection is idle.
+  // A Sync does not end a failed batch's explicit transaction: without a ROLLBACK every later
+  // statement would fail with 25P02 (docs/decisions/postgres-failed-batch-rollback.md).
   if (state_ != State::down && PQtransactionStatus(conn_.get()) == PQTRANS_INERROR) {
     send(Work{{Statement{"ROLLBACK", {}}},
               [](const WorkResults&) {},
@@ -239,10 +238,9 @@ void Connection::fail(const std::string& reason, bool silent) {
     host_failed(reason);
     return;
   }
-  // A create batch whose own COMMIT answered without error, and only the sync's answer was lost
-  // (a fast shutdown may answer a COMMIT, then close), has committed: it gets its results, not
-  // unavailable for stored pets. Only a work that says COMMIT itself: an implicit transaction
-  // commits at the sync. Swapped, not moved, so that no path reads a moved-from vector.
+  // A commit work whose COMMIT answered without error, only the sync's answer lost (a fast
+  // shutdown may answer, then close), has committed: it gets its results. Swapped, not moved, so
+  // that no path reads a moved-from vector.
   std::vector<ResultPtr> received;
   received.swap(results_);
   std::optional<Work> answered;

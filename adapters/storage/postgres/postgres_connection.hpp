@@ -1,9 +1,7 @@
 #pragma once
-// Connection: one libpq connection driven without blocking on an EventLoop, in pipeline mode.
-// It tries the target's hosts in turn (ConnectTarget), pausing longer after each failed round; its
-// session has synchronous commit on. A lost connection fails its works with unavailable (but a
-// create batch whose COMMIT was answered is done, and one whose COMMIT's answer never came, or
-// drew a WARNING, goes to its in_doubt handler), tells its pool, and reconnects.
+// Connection: one libpq connection in pipeline mode, driven without blocking on an EventLoop. It
+// tries the target's hosts in turn, pausing longer after each failed round; once lost, it fails
+// its works (a commit work goes in doubt: Work::in_doubt), tells its pool, and reconnects.
 
 #include <chrono>
 #include <cstddef>
@@ -43,15 +41,10 @@ class Connection final : public LoopClient {
 
   // LoopClient
   [[nodiscard]] int socket() const override;
-  // LoopClient
   [[nodiscard]] bool wants_read() const override;
-  // LoopClient
   [[nodiscard]] bool wants_write() const override;
-  // LoopClient
   [[nodiscard]] Clock::time_point next_tick() const override;
-  // LoopClient
   void on_socket(bool readable, bool writable) override;
-  // LoopClient
   void on_tick(Clock::time_point now) override;
 
  private:

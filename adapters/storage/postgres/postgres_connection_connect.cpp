@@ -9,15 +9,13 @@
 #include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
-// Connection's connecting half: the target's hosts one at a time, then the session's set-up; and
-// what a connection forgets when it goes down.
+// Connection's connecting half: each host in turn, then the session's set-up.
 
 namespace petstore::adapters::storage::postgres {
 namespace {
 
-// The pause before a round of attempts begins again doubles from the first to the longest. The
-// longest bounds how late a connection finds a database that is back (a failover's new primary):
-// one attempt a second per connection costs a database that is down next to nothing.
+// The pause before the next round of attempts doubles up to the longest, which bounds how late a
+// database that is back is found (docs/decisions/postgres-down-and-back.md).
 constexpr std::chrono::milliseconds first_pause{100};
 constexpr std::chrono::milliseconds longest_pause{1000};
 

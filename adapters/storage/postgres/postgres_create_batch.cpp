@@ -22,9 +22,8 @@ namespace {
 // ahead of insertion while each transaction stays bounded.
 constexpr std::int64_t extra_prune_budget = 16;
 
-// The batch's one statement before COMMIT (schema version 3): idempotency records and the prune
-// first, then the counter row's lock, the ids and the pets; its rows are the creates' outcomes,
-// in the batch's order.
+// The batch's one statement before COMMIT (postgres_create_pets.hpp); its rows are the creates'
+// outcomes, in the batch's order.
 constexpr const char* create_sql =
     "SELECT r_id, r_name, r_category_id, r_status, r_created "
     "FROM petstore.create_pets($1, $2, $3, $4, $5, $6, $7, $8, $9)";

@@ -1,6 +1,5 @@
 #pragma once
-// A create batch as one pipelined work: its transaction, then a flush barrier (the statements and
-// why: postgres_create_batch.cpp).
+// A create batch as one pipelined work (its statements, and why: postgres_create_batch.cpp).
 
 #include <chrono>
 #include <cstddef>

@@ -1,7 +1,5 @@
 #pragma once
-// The SQL of schema version 3: petstore.create_pets, which runs a whole create batch in one
-// statement and takes the counter row's lock last. Its own file because the function is as long
-// as the rest of the schema; postgres_schema.cpp lists it among the forward migrations.
+// Schema version 3's migration (postgres_schema.cpp), in a file of its own for its length.
 
 namespace petstore::adapters::storage::postgres {
 

@@ -1,8 +1,7 @@
 #pragma once
-// EventLoop: one adapter thread that waits on the sockets of its connections with ppoll(2)
-// (level-triggered, so bytes libpq leaves buffered are never missed) and runs the tasks other
-// threads post to it. Everything a connection does happens on its loop's thread, so a
-// connection needs no lock of its own; no thread that serves HTTP ever waits here.
+// EventLoop: one adapter thread that waits on its connections' sockets with ppoll(2), which is
+// level-triggered (docs/decisions/poll-loops-not-asio.md), and runs tasks other threads post. A
+// connection lives on its loop's thread, so it needs no lock of its own.
 
 #include <chrono>
 #include <functional>

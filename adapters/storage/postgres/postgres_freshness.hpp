@@ -1,10 +1,8 @@
 #pragma once
-// The freshness rule of reads from replicas (contract section 10), with no I/O so that it can be
-// tested alone. A read may use a replica only once the replica has replayed the primary's WAL up
-// to a flush position read from the primary AFTER the read started: every pet acknowledged
-// before then was flushed below that position. One position query serves a batch of reads, but
-// a read joins only a query not yet sent (a query already out may have been answered by the
-// primary before the read started, and miss a commit acknowledged meanwhile).
+// The freshness rule of reads from replicas (contract section 10; docs/decisions/replica-reads.md),
+// without I/O. A replica serves a read only once it has replayed the primary's WAL up to a flush
+// position read AFTER the read started. One position query serves a batch of reads, but a read
+// joins only a query not yet sent: one already out may predate the read and miss a commit.
 
 #include <algorithm>
 #include <chrono>
@@ -35,12 +33,9 @@ enum class ReplicaVerdict {
 };
 [[nodiscard]] ReplicaVerdict judge_replica(std::optional<Lsn> replayed, Lsn required);
 
-// GatherRule: when the reads gathered for the next position query send it. With none in flight,
-// it goes once `enough` reads wait, or once `window` has passed since the previous query went, or
-// at a waiter's deadline, whichever comes first. So a read after a quiet spell goes at once, none
-// is held for company longer than `window` (nor past its deadline), and under load a query
-// carries `enough` reads or all that one window brought. The default sends every query as soon
-// as the one in flight is answered.
+// GatherRule: when the next position query goes, none being in flight: once `enough` reads wait,
+// `window` after the previous query went, or at a waiter's deadline, whichever is first. So a read
+// after a quiet spell goes at once; the default holds no read back.
 struct GatherRule {
   std::size_t enough = 1;
   std::chrono::steady_clock::duration window{};

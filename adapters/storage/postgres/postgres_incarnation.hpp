@@ -1,9 +1,7 @@
 #pragma once
-// The SQL of schema version 4: an incarnation marker that moves the id counter past every id a
-// lost server may have shown. Batches commit asynchronously and are acknowledged after a flush
-// barrier (postgres_create_batch.cpp), so a reader may see a pet that a crash or a failover then
-// loses; its id must never name another pet (contract section 8;
-// docs/decisions/postgres-flush-barrier.md).
+// Schema version 4: an incarnation marker that moves the id counter past every id a lost server
+// may have shown: a reader may see a pet that a crash or failover then loses, and its id must
+// never name another pet (contract section 8; docs/decisions/postgres-flush-barrier.md).
 
 #include <cstdint>
 

@@ -1,8 +1,7 @@
 #pragma once
-// PostgresObserver: what the PostgreSQL adapter tells whoever watches it (logs, metrics,
-// readiness). Every method has a no-op default, so a watcher overrides only what it needs. Called
-// on the adapter's threads, concurrently: implementations must be thread-safe and quick. No text
-// here carries a URL's password.
+// PostgresObserver: what the PostgreSQL adapter reports (logs, metrics, readiness); each method is
+// a no-op by default. Called concurrently on the adapter's threads: implementations must be
+// thread-safe and quick. No text carries a URL's password.
 
 #include <chrono>
 #include <cstddef>
@@ -10,14 +9,12 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// ReplicaRefusal: why a replica was not trusted to serve reads (it proved nothing wrong by being
-// slow: a lagging replica is no refusal).
+// ReplicaRefusal: why a replica was not trusted to serve reads (lagging is no refusal).
 enum class ReplicaRefusal {
   not_a_replica,   // the host is a primary (not in recovery): it may become a replica later
   other_cluster,   // another system_identifier than the primary's
   other_database,  // the same cluster, another database than the primary's
-  other_timeline,  // not on the primary's timeline (a replica left on a dead one, or not yet
-                   // following the new one)
+  other_timeline,  // not on the primary's timeline (left on a dead one, or not yet following)
 };
 
 [[nodiscard]] constexpr std::string_view to_string(ReplicaRefusal refusal) {
@@ -72,8 +69,7 @@ class PostgresObserver {
   // replica; once per refusal and reason until it is trusted again (`detail` says what differs).
   virtual void replica_refused(std::string_view /*replica*/, ReplicaRefusal /*refusal*/,
                                std::string_view /*detail*/) {}
-  // replica_trusted: a replica proved that it replays the primary's history (after a refusal,
-  // or for the first time).
+  // replica_trusted: a replica proved, first or again, that it replays the primary's history.
   virtual void replica_trusted(std::string_view /*replica*/) {}
 };
 

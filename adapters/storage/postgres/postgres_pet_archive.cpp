@@ -121,7 +121,6 @@ class PostgresPetArchive final : public ports::PetArchive {
     return report;
   }
 
-  // PetArchive
   [[nodiscard]] domain::Result<ports::ArchiveWriteReport> write_all(
       std::span<const domain::Pet> pets, const Progress& progress) override {
     if (auto migrated = migrate_schema(target_, std::chrono::steady_clock::now() + target_.timeout);
@@ -168,9 +167,8 @@ class PostgresPetArchive final : public ports::PetArchive {
     for (const auto& pet : pets) {
       highest = std::max(highest, pet.id.value);
     }
-    // The id after the highest written, "" when that was the largest bigint (no id is left).
-    // Computed here, not in SQL: PostgreSQL may fold `$1 + 1` with the parameter's value while
-    // planning, and an overflow there fails the statement even in a CASE branch never taken.
+    // The id after the highest written ("": none is left), computed here, not in SQL
+    // (docs/decisions/postgres-bigint-arithmetic.md).
     const std::string following = highest == max_id ? "" : std::to_string(highest + 1);
     auto raised = db.run(
         "UPDATE petstore.id_counter SET next_id = CASE WHEN next_id IS NULL OR $1 = '' THEN NULL "

@@ -31,8 +31,7 @@ PoolSettings with_worker(PoolSettings settings, BackgroundWorker& worker) {
 
 class PostgresPetRepository final : public ports::PetRepository {
  public:
-  // `settings.observer` is `observer`, which the repository keeps alive; the pool resolves lost
-  // commits on the repository's worker.
+  // `settings.observer` is `observer`, which the repository keeps alive.
   PostgresPetRepository(const PoolSettings& settings, std::shared_ptr<PostgresObserver> observer,
                         std::chrono::milliseconds call_timeout, std::vector<ConnectTarget> replicas)
       : call_timeout_(call_timeout),
@@ -45,21 +44,18 @@ class PostgresPetRepository final : public ports::PetRepository {
     }
   }
 
-  // Stops the background work (the schema's retries, resolutions under way: their creates are
-  // answered unavailable), answers every pending call unavailable and closes the connections,
-  // waiting for no database. The primary's pool before the replicas: reads the replicas give back
-  // on closing fall back to it, and it answers them unavailable at once.
+  // Answers every pending call unavailable, waiting for no database. The primary's pool closes
+  // before the replicas: reads the replicas give back on closing fall back to it, and it answers
+  // them unavailable at once.
   ~PostgresPetRepository() override {
     worker_.close();
     pool_.close();
     replicas_.reset();
   }
 
-  // keep_trying_schema: the schema was not ready at start (the database unreachable, its
-  // migration lock held elsewhere): the worker tries again, each attempt within the call timeout,
-  // until one succeeds; closing the worker stops it. Failed attempts are reported as
-  // connect_failed; a schema this binary cannot use as schema_refused, once per distinct reason
-  // (it keeps trying: an operator may repair it).
+  // keep_trying_schema: the worker retries the schema, each attempt within the call timeout, until
+  // one succeeds or the worker closes. Failures are reported as connect_failed, or schema_refused
+  // once per distinct reason (it keeps trying: an operator may repair the schema).
   void keep_trying_schema() {
     // The pause and the last refusal are the job's own state, kept as the worker runs it again.
     auto attempt = [this, pause = schema_first_pause,
@@ -100,19 +96,16 @@ class PostgresPetRepository final : public ports::PetRepository {
     pool_.create(PendingCreate{std::move(command), std::move(done), until, {}});
   }
 
-  // PetRepository
   void get(domain::PetId id, GetDone done) const override {
     const auto until = deadline_for(done);
     read_fresh(get_work(id, std::move(done)), until);
   }
 
-  // PetRepository
   void list(ports::PetQuery query, ListDone done) const override {
     const auto until = deadline_for(done);
     read_fresh(list_work(query, std::move(done)), until);
   }
 
-  // PetRepository
   void count(CountDone done) const override {
     const auto until = deadline_for(done);
     read(count_work(std::move(done)), until);

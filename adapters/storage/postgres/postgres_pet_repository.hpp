@@ -1,11 +1,8 @@
 #pragma once
-// The PostgreSQL adapter behind the PetRepository port: any number of Petstore processes share
-// one database. libpq's asynchronous API on a few adapter threads of its own (a poll loop each),
-// so no caller's thread ever waits for the database; every completion runs on an adapter thread.
-// Creates are group-committed with synchronous commit on; ids come from a counter row updated
-// inside the create transaction, so they increase in commit order across every instance
-// (docs/decisions/postgres-id-counter-row.md). The schema lives in the `petstore` schema,
-// versioned and migrated forward under an advisory lock.
+// The PostgreSQL PetRepository: any number of Petstore processes share one database. libpq's
+// asynchronous API on a few adapter threads, so no caller's thread waits for the database; every
+// completion runs on an adapter thread. Ids come from a counter row, so they increase in commit
+// order across instances (docs/decisions/postgres-id-counter-row.md).
 
 #include <chrono>
 #include <cstddef>
@@ -38,12 +35,11 @@ struct PostgresOptions {
     const std::string& url, std::string_view flag = "--database-url");
 
 // make_postgres_pet_repository: a repository on the database at `options.database_url`. It first
-// tries, on the calling thread, to create or migrate the schema: at most `call_timeout` (5 s at
-// most), less when `stop` is requested meanwhile. Errors: invalid_argument for a URL libpq cannot
-// parse; internal for a schema this binary cannot use (newer than it knows, damaged, or not UTF-8).
-// A database that does not answer in time, or whose migration lock another session holds, is no
-// error: the adapter keeps trying on a thread of its own (reported to the observer) and fails
-// calls with unavailable until the schema is ready and a connection works.
+// tries, on the calling thread, to create or migrate the schema, for at most `call_timeout` (5 s
+// at most) or until `stop`. Errors: invalid_argument for a URL libpq cannot parse; internal for a
+// schema this binary cannot use. A database that does not answer in time, or whose migration lock
+// is held, is no error: the adapter keeps trying in the background and fails calls with
+// unavailable until the schema is ready and a connection works.
 [[nodiscard]] domain::Result<std::unique_ptr<ports::PetRepository>> make_postgres_pet_repository(
     const PostgresOptions& options, const std::stop_token& stop = {});
 

@@ -1,8 +1,7 @@
 #pragma once
-// Pool: the adapter's connections, spread over a few EventLoops, and the queue of reads that
-// wait for one. Reads queued together share one pipeline; creates are group-committed (the
-// BatchScheduler decides when a batch takes an idle connection as the writer slot). A call made
-// while no connection works, or before the schema is ready, fails at once with unavailable.
+// Pool: the adapter's connections, spread over a few EventLoops, and the calls waiting for one:
+// queued reads share a pipeline, creates are group-committed (BatchScheduler). A call made while
+// no connection works, or before the schema is ready, fails at once with unavailable.
 
 #include <chrono>
 #include <cstddef>
@@ -35,8 +34,7 @@ struct PoolSettings {
   BackgroundWorker* worker = nullptr;
   // Whether the schema is known to be ready; else calls fail until schema_ready().
   bool schema_ready = false;
-  // A client the first loop drives besides the connections, on its ticks (ReplicaReads' position
-  // gathering: a loop that runs anyway paces it); must outlive the pool's loops.
+  // A client the first loop also ticks (ReplicaReads' position gathering); must outlive the loops.
   LoopClient* ticked = nullptr;
 };
 
@@ -51,19 +49,15 @@ class Pool final {
   Pool& operator=(const Pool&) = delete;
   ~Pool();  // close()s
 
-  // read: runs `work` (its deadline set) on an idle connection, or queues it; answers it
-  // unavailable at once when no connection is open.
+  // read, create: the call goes to an idle connection, or waits (a create for the next batch).
   void read(Work work);
-  // create: queues `create` for the next batch; answers it unavailable when none is open.
   void create(PendingCreate create);
   // schema_ready: the schema has been created or migrated; calls are served from now on.
   void schema_ready();
-  // wake: the first loop runs a turn soon (the ticked client's next tick came sooner); nothing
-  // once closed. From any thread.
+  // wake: the first loop runs a turn soon (for the ticked client); from any thread.
   void wake();
-  // close: answers every call unavailable, queued or in flight (nobody waits for them any more:
-  // a stop has already answered or given up on its requests), closes the connections and stops
-  // the threads. It waits for no database.
+  // close: answers every call unavailable, queued or in flight (a stop has answered or given up
+  // on its requests by now), closes the connections and stops the threads; waits for no database.
   void close();
 
   // A connection's changes, told on its loop thread (postgres_pool_connections.cpp).
@@ -93,7 +87,6 @@ class Pool final {
     void answer();
   };
 
-  // submit: read and create: `call` queued and dispatched, or answered unavailable when refused.
   template <class Call>
   void submit(Call call);
   // no_connection_works_locked: the last open connection is gone, or the first attempts fail:
@@ -107,17 +100,14 @@ class Pool final {
   // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
   // for company is over, and returns when it must run next.
   Clock::time_point on_tick(Clock::time_point now);
-  // take_due_locked: the queued calls whose deadline is not after `now` (all of them at
-  // time_point::max()) go to `answers`, with `reason`.
+  // take_due_locked: take_due on the queued reads and creates.
   void take_due_locked(Clock::time_point now, Unanswered& answers, const char* reason);
   void report_pool_locked() const;
   // probe_locked: queues a probe, first in line, when one is due.
   void probe_locked(Clock::time_point now, std::vector<Assignment>& assignments);
   void probe_answered(bool answered);
-  // availability_change_locked: the pool's availability, when it differs from the one last
-  // reported (to report outside the lock).
+  // availability_change_locked: PoolHealth::change, to report once the lock is let go.
   [[nodiscard]] std::optional<bool> availability_change_locked();
-  // report_availability: tells such a change, once the lock is let go.
   void report_availability(std::optional<bool> change) const {
     if (change) {
       observer_.availability_changed(*change);

@@ -5,9 +5,7 @@
 
 #include "adapters/storage/postgres/postgres_pool.hpp"
 
-// Pool's side of its connections' changes, each told on the connection's loop thread: a
-// connection up or idle takes queued calls; one that fails or is lost may leave no connection
-// working, which answers every queued call unavailable.
+// Pool's side of its connections' changes (postgres_pool.hpp).
 
 namespace petstore::adapters::storage::postgres {
 

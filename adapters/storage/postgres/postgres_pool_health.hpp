@@ -1,9 +1,7 @@
 #pragma once
-// PoolHealth: whether a pool is available (what /readyz says) and when it probes the database.
-// Available means a connection is open, the schema is ready, the last probe was answered and the
-// pool is not closing. Every probe_interval a probe (SELECT 1, probe_timeout) checks that the
-// database still answers, traffic or not; until one answers again the pool reports itself
-// unavailable, though calls are still tried. Not thread-safe: the pool's lock guards it.
+// PoolHealth: whether a pool is available (what /readyz says) and when it probes the database,
+// traffic or not (docs/decisions/postgres-readiness-probe.md). After an unanswered probe the pool
+// reports itself unavailable, though calls are still tried. Not thread-safe: the pool locks it.
 
 #include <chrono>
 #include <optional>
@@ -34,8 +32,7 @@ class PoolHealth {
   }
   // connected: a connection has just connected and answered its set-up: the database answers.
   void connected() { answering_ = true; }
-  // change: the pool's availability given its state, when it differs from the one last returned
-  // (to report outside the lock); nullopt when it does not.
+  // change: the pool's availability, when it differs from the one last returned; else nullopt.
   [[nodiscard]] std::optional<bool> change(bool connection_open, bool schema_ready, bool closing) {
     const bool available = connection_open && schema_ready && answering_ && !closing;
     if (available == reported_available_) {

@@ -1,9 +1,7 @@
 #pragma once
-// PositionGathering: the reads waiting for the primary's flushed WAL position (ReplicaReads),
-// gathered into batches by PositionBatches' rule (postgres_freshness.hpp). Each batch is one
-// position query, which the owner sends when told to. A batch whose window passes while no read
-// joined and no answer came is sent by a tick: the gathering is a client of a loop its owner
-// already runs (the first replica's pool's), with no thread of its own. Thread-safe.
+// PositionGathering: the reads waiting for the primary's flushed position, batched by
+// PositionBatches (postgres_freshness.hpp), one query a batch. Thread-safe, with no thread of its
+// own: a loop its owner runs anyway ticks it, to send a batch whose window has passed.
 
 #include <chrono>
 #include <functional>
@@ -37,17 +35,12 @@ class PositionGathering final : public LoopClient {
   // close: every read gathered, or joining later, goes with a query at once.
   void close();
 
-  // LoopClient: no socket; a tick sends the gathered batch once its window has passed.
+  // LoopClient: no socket, only ticks.
   [[nodiscard]] int socket() const override { return -1; }
-  // LoopClient
   [[nodiscard]] bool wants_read() const override { return false; }
-  // LoopClient
   [[nodiscard]] bool wants_write() const override { return false; }
-  // LoopClient
   void on_socket(bool /*readable*/, bool /*writable*/) override {}
-  // LoopClient
   [[nodiscard]] Clock::time_point next_tick() const override;
-  // LoopClient
   void on_tick(Clock::time_point now) override;
 
  private:

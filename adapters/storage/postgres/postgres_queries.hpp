@@ -1,7 +1,5 @@
 #pragma once
-// The statements the repository runs to read, and the decoding of rows back into domain values
-// (names and statuses re-validated: a row that fails is internal, as the port says). The create
-// batch's transaction is in postgres_create_batch.hpp.
+// The repository's reads, and rows decoded back into domain values.
 
 #include "adapters/storage/postgres/postgres_work.hpp"
 #include "ports/pet_repository.hpp"

@@ -1,8 +1,6 @@
 #pragma once
-// The SQL of schema version 5: petstore.replay_reaches, with which a read on a replica waits
-// there, in the same pipeline as the read, until the replica has replayed the position the read
-// needs (postgres_replica_reads.hpp). A replica replays it from the primary like every other part
-// of the schema; PostgreSQL 15 has no wait for a WAL position of its own.
+// Schema version 5: petstore.replay_reaches, with which a read waits on the replica, in its own
+// pipeline, for the position it needs (PostgreSQL 15 has no such wait of its own).
 
 namespace petstore::adapters::storage::postgres {
 

@@ -1,13 +1,8 @@
 #pragma once
-// What a replica must prove before it serves a read (contract section 10; docs/scaling.md): that
-// it replays this primary's history. A WAL position alone proves nothing: a replica left on a
-// dead timeline, a standby of another cluster, or another database may be "ahead" of the primary
-// and still lack every pet acknowledged since. So a replica is trusted only once it shows the
-// primary's system_identifier, the primary's database (by oid) and the primary's current
-// timeline, and while it is in recovery; then, read by read, its replay position decides
-// (postgres_freshness.hpp). Each connection learns its server's system_identifier and database
-// oid once, as it is set up (`identity_setup_sql`), so that the primary's position query and a
-// replica's check read them from the session rather than from the control file every time.
+// What a replica must prove before it serves a read: that it replays this primary's history, as
+// positions of different histories are not comparable (docs/decisions/replica-proof.md). It must be
+// in recovery and show the primary's system_identifier, database oid and current timeline; then
+// its replay position decides, read by read (postgres_freshness.hpp).
 
 #include <cstdint>
 #include <libpq-fe.h>
@@ -20,10 +15,10 @@
 
 namespace petstore::adapters::storage::postgres {
 
-// identity_setup_sql: run once per connection, keeps the server's system_identifier and the
-// database's oid in the session, where the statements below read them. A server that does not
-// let the role read its control data still serves; it is then never trusted as a replica, nor
-// its positions as a primary's (the primary serves every read).
+// identity_setup_sql: run once per connection, keeps the server's system_identifier and database
+// oid in the session, so that the statements below need not read the control file. A server that
+// does not let the role read it still serves, but is never trusted as a replica, nor its
+// positions as a primary's (the primary serves every read).
 inline constexpr const char* identity_setup_sql =
     "DO $$BEGIN "
     "PERFORM set_config('petstore.system_identifier', s.system_identifier::text, false), "
@@ -61,12 +56,10 @@ inline constexpr const char* position_sql =
 // 2); nullopt for anything else.
 [[nodiscard]] std::optional<std::uint32_t> timeline_of_wal_file(std::string_view name);
 
-// proving_replay_sql: a replica's replay position (NULL on a server never in recovery), read
-// before the read's snapshot, and what the replica must prove (a trusted replica's statement
-// waits instead: postgres_replay_wait.hpp). It reads nothing of the petstore schema, so that a
-// server of another cluster or database is told apart, not failed. The timeline is the WAL
-// receiver's (needs pg_read_all_stats, else NULL) or, failing that, the last restartpoint's:
-// either is on the replica's replay history, so a match proves it follows the primary's.
+// proving_replay_sql: a replica's replay position, read before the read's snapshot, and what it
+// must prove. It reads nothing of the petstore schema, so that another cluster or database is told
+// apart, not failed. The timeline is the WAL receiver's (needs pg_read_all_stats) or else the last
+// restartpoint's: either lies on the replica's replay history.
 inline constexpr const char* proving_replay_sql =
     "SELECT pg_last_wal_replay_lsn(), pg_is_in_recovery(), "
     "current_setting('petstore.system_identifier', true), "
@@ -91,7 +84,6 @@ struct ReplicaJudgement {
   std::string detail;
 };
 
-// judge_history: whether a replica whose facts are `replica` replays `primary`'s history.
 [[nodiscard]] ReplicaJudgement judge_history(const ReplicaFacts& replica,
                                              const ServerHistory& primary);
 

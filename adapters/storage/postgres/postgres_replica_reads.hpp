@@ -1,8 +1,7 @@
 #pragma once
-// ReplicaReads: routes the repository's gets and lists to a replica when that keeps them fresh
-// (postgres_freshness.hpp, docs/decisions/replica-reads.md), else to the primary; a replica serves
-// only once it has proved that it replays the primary's history (postgres_replica_proof.hpp).
-// Thread-safe; answers run on the adapter's loop threads, and it has no thread of its own.
+// ReplicaReads: routes gets and lists to a replica that proved it replays the primary's history
+// and is fresh enough (docs/decisions/replica-reads.md), else to the primary. Thread-safe, with no
+// thread of its own: answers run on the adapter's loop threads.
 
 #include <chrono>
 #include <cstddef>
@@ -25,16 +24,14 @@ class ReplicaReads {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // The longest a read waits on a replica for its replay (and at most a quarter of what the read
-  // has left): under continuous creates a replica trails the primary's flush by its replication
-  // lag, so nearly every read waits a little; one behind by more reads the primary meanwhile.
+  // The longest a read waits on a replica for its replay (at most a quarter of its time left):
+  // under continuous creates nearly every read waits a little, for the replication lag.
   static constexpr std::chrono::milliseconds max_catch_up{50};
   // How long a replica that failed (or was refused), or could not catch up, is left alone.
   static constexpr std::chrono::milliseconds down_pause{1000};
   static constexpr std::chrono::milliseconds lagging_pause{100};
-  // How long the primary's history, learnt from a position query, vouches for a replica proved to
-  // replay it, before a read asks the primary again: reads that need no position still ask it
-  // about once a second, so that a failover is noticed.
+  // How long a position query's primary history vouches for a replica proved to replay it: reads
+  // that need no position still ask the primary about once a second, so that a failover is noticed.
   static constexpr std::chrono::milliseconds history_life{1000};
   // The longest one attempt on a replica may take, and at most half what the read has left, so
   // that the primary still has time to answer after a replica that went silent.
@@ -44,8 +41,7 @@ class ReplicaReads {
   static constexpr std::size_t gather_enough = 16;
   static constexpr std::chrono::microseconds gather_window{1000};
 
-  // `primary` and `observer` must outlive this. Each replica (one target each) gets a pool of
-  // `pool_size` connections.
+  // `primary` and `observer` must outlive this; each replica gets a pool of `pool_size`.
   ReplicaReads(Pool& primary, std::vector<ConnectTarget> replicas, std::size_t pool_size,
                PostgresObserver& observer);
   ReplicaReads(const ReplicaReads&) = delete;

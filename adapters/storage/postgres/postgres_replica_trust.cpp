@@ -4,9 +4,7 @@
 
 #include "adapters/storage/postgres/postgres_replica_reads.hpp"
 
-// ReplicaReads' replicas: each one's pool, the changes of its connections, and the proof that it
-// replays the primary's history (postgres_replica_proof.hpp). Where each read goes is
-// postgres_replica_reads.cpp.
+// ReplicaReads' replicas: their pools, their connections' changes, and their proofs of history.
 
 namespace petstore::adapters::storage::postgres {
 
@@ -20,13 +18,11 @@ class ReplicaReads::PoolWatcher final : public PostgresObserver {
   void connect_failed(std::string_view /*host*/, std::string_view reason) override {
     changed(reason);
   }
-  // PostgresObserver
   void connection_lost(std::string_view /*host*/, std::string_view reason) override {
     changed(reason);
   }
-  // PostgresObserver
   void connection_restored(std::string_view /*host*/) override { changed(""); }
-  // PostgresObserver: a new connection, made for the first time, is a change too.
+  // A connection made for the first time is a change too.
   void pool_changed(std::size_t open, std::size_t /*in_use*/) override {
     if (open != open_) {
       open_ = open;

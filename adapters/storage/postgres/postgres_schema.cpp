@@ -162,8 +162,6 @@ domain::Result<int> current_version(BlockingSession& db) {
     return 0;
   }
   const std::string_view stored = PQgetvalue(found->get(), 0, 0);
-  // A version this code can reason about: 0 up to any int (not text, nor past an int, nor
-  // negative).
   const auto version = parse_whole<int>(stored);
   if (!version || *version < 0) {
     constexpr std::size_t shown = 40;

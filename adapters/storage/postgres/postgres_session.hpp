@@ -1,10 +1,8 @@
 #pragma once
-// BlockingSession: one libpq connection driven step by step by the thread that calls it, for
-// whatever runs outside the poll loops: the schema's migration (at start and its later
-// retries), a lost commit's resolution, and the data tools' transfers. Each step waits under
-// poll(2) and gives up when `stop` is requested; on a poll loop's thread it refuses to open.
-// Errors are one line without the password: unavailable when the database could not be reached
-// or answer in time (try again later), internal when it refused a statement.
+// BlockingSession: one libpq connection driven by the calling thread, for what runs outside the
+// poll loops (docs/decisions/postgres-bounded-blocking-calls.md); each step waits under poll(2)
+// and gives up at a stop. Errors are one line without the password: unavailable when the database
+// is unreachable or slow, internal when it refused a statement.
 
 #include <chrono>
 #include <cstddef>
@@ -23,17 +21,14 @@ class BlockingSession {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Bounds: what `deadline` bounds. whole_session: every step (the schema, a commit's
-  // outcome), and on the server too (statement_timeout and lock_timeout: the time left), so
-  // that what a given-up step leaves running ends there as well. connect_only: the connect; its
-  // statements then take as long as the database does (a data tool's transfer, which no single
-  // deadline fits), until a stop.
+  // Bounds: what `deadline` bounds. whole_session: every step, and on the server too
+  // (statement_timeout, lock_timeout), so that a given-up step ends there as well. connect_only:
+  // the connect only, for a data tool's transfer, which no single deadline fits.
   enum class Bounds { whole_session, connect_only };
 
-  // open: connects, trying the target's hosts as ConnectTarget says (none past `deadline`); once
-  // connected, its steps get the time to `deadline` again, so that hosts that failed first cost
-  // the session nothing but their own timeouts. Errors: internal on a poll loop's thread (a bug:
-  // that thread serves every call of its connections and must never wait), else as above.
+  // open: connects, trying the target's hosts in turn (none past `deadline`); once connected, its
+  // steps get the time to `deadline` again, so that failed hosts cost only their own timeouts.
+  // internal on a poll loop's thread (a bug: that thread must never wait).
   [[nodiscard]] static domain::Result<BlockingSession> open(const ConnectTarget& target,
                                                             Clock::time_point deadline,
                                                             const std::stop_token& stop,
@@ -51,7 +46,6 @@ class BlockingSession {
  private:
   BlockingSession(ConnPtr conn, const ConnectTarget& target, Clock::time_point deadline,
                   std::stop_token stop);
-  // connect_host: a session on the target's `host`-th host, connected within `deadline`.
   [[nodiscard]] static domain::Result<BlockingSession> connect_host(const ConnectTarget& target,
                                                                     std::size_t host,
                                                                     Clock::time_point deadline,

@@ -1,8 +1,6 @@
 #pragma once
-// The database URL as the adapter uses it: parsed by libpq (never echoed, since it may hold the
-// password), described for logs without the password, and turned into a ConnectTarget whose
-// hosts are tried one by one. Shared by the repository and the archive. A multi-host read URL is
-// split into one target per host, so that each replica is a pool of its own.
+// The database URL, parsed by libpq and never echoed (it may hold the password), turned into
+// ConnectTargets for the repository and the archive.
 
 #include <chrono>
 #include <string>
@@ -29,8 +27,7 @@ struct ParsedUrl {
 [[nodiscard]] domain::Result<ParsedUrl> parse_url(const std::string& url,
                                                   std::string_view flag = "--database-url");
 
-// default_host_timeout: how long one host's connect attempt may take when the URL sets no
-// connect_timeout.
+// default_host_timeout: one host's connect attempt's, when the URL sets no connect_timeout.
 inline constexpr std::chrono::milliseconds default_host_timeout{2000};
 
 // target_for: how to connect to `url` (by default options.database_url), every host of it tried
@@ -38,10 +35,9 @@ inline constexpr std::chrono::milliseconds default_host_timeout{2000};
 [[nodiscard]] ConnectTarget target_for(const PostgresOptions& options, ParsedUrl parsed,
                                        const std::string* url = nullptr);
 
-// replica_target_for: how to connect to one host of the read URL, whatever its
-// target_session_attrs says: whether the host is a replica of the primary's history is checked
-// on each connection (postgres_replica_proof.hpp), so that a primary listed there is told apart
-// from a failure.
+// replica_target_for: how to connect to one host of the read URL (each replica is a pool of its
+// own), whatever its target_session_attrs says: each connection checks whether the host replays
+// the primary's history (postgres_replica_proof.hpp), so that a primary there is no failure.
 [[nodiscard]] ConnectTarget replica_target_for(const PostgresOptions& options,
                                                const ParsedUrl& parsed, const TargetHost& host);
 

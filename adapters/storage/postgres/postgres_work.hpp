@@ -1,8 +1,7 @@
 #pragma once
-// Work: what one pooled connection runs for the adapter: a few statements sent in one pipeline,
-// closed by one sync (so they form one implicit transaction unless they say BEGIN/COMMIT
-// themselves), and the function that receives their results. Finish runs exactly once, on the
-// connection's loop thread: with every statement's result, or with the error that stopped it.
+// Work: statements a pooled connection sends in one pipeline, closed by one sync (one implicit
+// transaction unless they say BEGIN/COMMIT), and `finish`, which runs exactly once on the
+// connection's loop thread: with every statement's result, or the error that stopped it.
 
 #include <chrono>
 #include <functional>
@@ -45,10 +44,9 @@ struct Work {
   // A probe (SELECT 1, first in line): one unanswered past its deadline means the server has
   // stopped answering, not that a statement is slow (Pool drops the host's other connections).
   bool probe = false;
-  // For a read: a replica's answer with at least this many rows in the first statement's result
-  // needs no freshness check (0: every answer needs one). Ids are taken in commit order, so an
-  // answer bounded by a pet the replica holds (a page with the row after it, a pet found by id)
-  // is the primary's answer too (docs/decisions/replica-reads.md).
+  // For a read: a replica's answer with at least this many rows in its first result needs no
+  // freshness check (0: every answer does), as ids follow commit order: an answer bounded by a pet
+  // the replica holds is the primary's too (docs/decisions/replica-reads.md).
   int rows_bounding = 0;
   // For a commit work: runs instead of finish when the connection is lost with the work sent and
   // its COMMIT unanswered (it may have committed); it answers the work's callers itself, and
