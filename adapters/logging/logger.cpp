@@ -1,6 +1,5 @@
 #include "adapters/logging/logger.hpp"
 
-#include <ostream>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -32,12 +31,6 @@ std::unique_ptr<Logger> Logger::to_descriptor(int fd, LogFormat format, LogLevel
   return logger;
 }
 
-std::unique_ptr<Logger> Logger::to_stream(std::ostream& out, LogFormat format, LogLevel level) {
-  auto logger = std::unique_ptr<Logger>(new Logger(format, level));
-  logger->stream_ = &out;
-  return logger;
-}
-
 Logger::Logger(LogFormat format, LogLevel level) : format_(format), level_(level) {}
 
 Logger::~Logger() { release_held(); }
@@ -56,11 +49,11 @@ void Logger::release_held() {
   }
 }
 
-std::uint64_t Logger::lines_dropped() const { return writer_ ? writer_->dropped() : 0; }
+std::uint64_t Logger::lines_dropped() const { return writer_->dropped(); }
 
 bool Logger::close(std::chrono::milliseconds deadline) {
   release_held();
-  return writer_ ? writer_->close(deadline) : true;
+  return writer_->close(deadline);
 }
 
 void Logger::write(std::string_view line) {
@@ -71,13 +64,7 @@ void Logger::write(std::string_view line) {
       return;
     }
   }
-  if (writer_) {
-    (void)writer_->offer(line);
-    return;
-  }
-  const std::lock_guard lock(stream_mutex_);
-  stream_->write(line.data(), static_cast<std::streamsize>(line.size()));
-  stream_->flush();
+  (void)writer_->offer(line);
 }
 
 void Logger::emit(LogLevel level, std::string_view event, LogFields fields) {
@@ -86,9 +73,6 @@ void Logger::emit(LogLevel level, std::string_view event, LogFields fields) {
 }
 
 void Logger::report_drops() {
-  if (!writer_) {
-    return;
-  }
   if (const std::uint64_t dropped = writer_->take_drop_report(); dropped != 0) {
     emit(LogLevel::warn, "log_lines_dropped",
          {{"count", static_cast<std::int64_t>(dropped)},
@@ -144,11 +128,7 @@ void Logger::announce(std::string_view event, std::string_view message) {
   const std::string_view line =
       format_line(buffer, format_, LogLevel::info, event, {{"message", message}});
   const std::vector<std::string> held = take_held();
-  if (writer_) {
-    (void)writer_->offer_now(line);
-  } else {
-    write(line);
-  }
+  (void)writer_->offer_now(line);
   for (const auto& waiting : held) {
     write(waiting);
   }

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -62,9 +61,6 @@ class Logger {
   [[nodiscard]] static std::unique_ptr<Logger> to_descriptor(int fd, LogFormat format,
                                                              LogLevel level,
                                                              std::size_t queue_bytes);
-  // to_stream: lines on `out`, which must outlive the logger (for tests).
-  [[nodiscard]] static std::unique_ptr<Logger> to_stream(std::ostream& out, LogFormat format,
-                                                         LogLevel level);
   Logger(const Logger&) = delete;
   Logger& operator=(const Logger&) = delete;
   ~Logger();
@@ -93,7 +89,7 @@ class Logger {
   Logger(LogFormat format, LogLevel level);
   [[nodiscard]] bool enabled(LogLevel level) const { return level >= level_; }
   void emit(LogLevel level, std::string_view event, LogFields fields);
-  // write: one whole line, to the writer or the stream (or held, until the announcement).
+  // write: one whole line, to the writer (or held, until the announcement).
   void write(std::string_view line);
   // report_drops: logs how many lines were dropped, once writing works again.
   void report_drops();
@@ -101,9 +97,7 @@ class Logger {
   [[nodiscard]] std::vector<std::string> take_held();
   void release_held();
 
-  std::unique_ptr<LineWriter> writer_;  // set for a descriptor
-  std::ostream* stream_ = nullptr;      // set for a stream (tests), written under stream_mutex_
-  std::mutex stream_mutex_;
+  std::unique_ptr<LineWriter> writer_;
   LogFormat format_;
   LogLevel level_;
   // Until the first announcement (hold_until_announced), lines wait here, at most most_held.

@@ -168,9 +168,8 @@ std::string Metrics::exposition() const {
     append_scalar(out, "petstore_pets_stored", "gauge", "Pets in storage.",
                   std::to_string(pets_stored_.load(std::memory_order_relaxed)));
   }
-  append_header(out, "petstore_storage_commit_seconds", "histogram",
-                "Time of one storage commit (a group of creates, synced).");
-  commits_.append_exposition(out, "petstore_storage_commit_seconds", "");
+  commits_.append_family(out, "petstore_storage_commit_seconds",
+                         "Time of one storage commit (a group of creates, synced).");
   if (database_tracked_.load(std::memory_order_acquire)) {
     append_database(out);
   }
@@ -196,12 +195,10 @@ void Metrics::append_database(std::string& out) const {
                 "Database connections open (connected and set up).", load(database_open_));
   append_scalar(out, "petstore_database_connections_in_use", "gauge",
                 "Database connections running statements.", load(database_in_use_));
-  append_header(out, "petstore_database_connection_wait_seconds", "histogram",
-                "Time a storage call waited for a free database connection.");
-  database_waits_.append_exposition(out, "petstore_database_connection_wait_seconds", "");
-  append_header(out, "petstore_database_query_seconds", "histogram",
-                "Round trip of one read (get, list, count) to the database.");
-  database_queries_.append_exposition(out, "petstore_database_query_seconds", "");
+  database_waits_.append_family(out, "petstore_database_connection_wait_seconds",
+                                "Time a storage call waited for a free database connection.");
+  database_queries_.append_family(out, "petstore_database_query_seconds",
+                                  "Round trip of one read (get, list, count) to the database.");
   append_scalar(out, "petstore_database_connections_lost_total", "counter",
                 "Open database connections that broke.", load(database_lost_));
   append_scalar(out, "petstore_database_reconnects_total", "counter",

@@ -63,6 +63,11 @@ class Histogram {
   void observe(std::chrono::nanoseconds duration);
   // append_exposition: `name`'s _bucket, _sum and _count lines, `labels` (formatted) before `le`.
   void append_exposition(std::string& out, std::string_view name, std::string_view labels) const;
+  // append_family: a histogram without labels, its HELP and TYPE lines first.
+  void append_family(std::string& out, std::string_view name, std::string_view help) const {
+    append_header(out, name, "histogram", help);
+    append_exposition(out, name, "");
+  }
 
  private:
   struct Counts {

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
+#include "support/log_capture.hpp"
 #include "support/router_harness.hpp"
 #include "support/temp_dir.hpp"
 
@@ -110,11 +110,9 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
   const TempDir dir;
   const auto options = tiny_store(dir.path());
   std::map<std::int64_t, std::string> acknowledged;
-  std::ostringstream log;
-  const auto logger = adapters::logging::Logger::to_stream(log, adapters::logging::LogFormat::text,
-                                                           adapters::logging::LogLevel::info);
+  LogCapture log(adapters::logging::LogFormat::text, adapters::logging::LogLevel::info);
   {
-    RouterHarness service(open(options), logger.get());
+    RouterHarness service(open(options), log.get());
     const Filling filling = fill(service);
     acknowledged = filling.acknowledged;
     ASSERT_LT(filling.sent, max_creates) << "the store never filled up";
@@ -134,12 +132,12 @@ TEST(LmdbFullStore, CreatesPastTheLargestMapAnswer503AndAcknowledgedPetsRemain) 
   }
   // The refused create's request line names LMDB's own reason; the client saw only "storage is
   // full".
-  EXPECT_NE(log.str().find("error request request_id=harness-"), std::string::npos)
-      << log.str().substr(0, 2000);
-  EXPECT_NE(log.str().find("status=503"), std::string::npos) << log.str().substr(0, 2000);
-  EXPECT_NE(log.str().find("fault=\"storage is full"), std::string::npos)
-      << log.str().substr(0, 2000);
-  EXPECT_NE(log.str().find("MDB_MAP_FULL"), std::string::npos) << log.str().substr(0, 2000);
+  const std::string logged = log.text_at_close();
+  EXPECT_NE(logged.find("error request request_id=harness-"), std::string::npos)
+      << logged.substr(0, 2000);
+  EXPECT_NE(logged.find("status=503"), std::string::npos) << logged.substr(0, 2000);
+  EXPECT_NE(logged.find("fault=\"storage is full"), std::string::npos) << logged.substr(0, 2000);
+  EXPECT_NE(logged.find("MDB_MAP_FULL"), std::string::npos) << logged.substr(0, 2000);
   {
     RouterHarness reopened(open(options));
     EXPECT_EQ(reopened.list_all(), as_list(acknowledged));

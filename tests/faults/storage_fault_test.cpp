@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/memory/memory_pet_repository.hpp"
+#include "support/log_capture.hpp"
 #include "support/router_harness.hpp"
 
 #include "faults/fault_assertions.hpp"
@@ -38,13 +39,13 @@ class StorageFaultTest : public testing::Test {
     auto faulty = std::make_unique<FaultyPetRepository>(
         adapters::storage::memory::make_memory_pet_repository());
     storage_ = faulty.get();
-    harness_ = std::make_unique<RouterHarness>(std::move(faulty), logger_.get());
+    harness_ = std::make_unique<RouterHarness>(std::move(faulty), log_.get());
   }
 
   // fault_lines: the request lines logged so far that carry a fault, parsed.
-  std::vector<boost::json::object> fault_lines() const {
+  std::vector<boost::json::object> fault_lines() {
     std::vector<boost::json::object> lines;
-    std::istringstream text(log_.str());
+    std::istringstream text(log_.text());
     for (std::string line; std::getline(text, line);) {
       auto parsed = boost::json::parse(line).as_object();
       if (parsed.at("event") == "request" && parsed.contains("fault")) {
@@ -61,9 +62,7 @@ class StorageFaultTest : public testing::Test {
     return listed_pet(response.body).id;
   }
 
-  std::ostringstream log_;
-  std::unique_ptr<adapters::logging::Logger> logger_ = adapters::logging::Logger::to_stream(
-      log_, adapters::logging::LogFormat::json, adapters::logging::LogLevel::info);
+  LogCapture log_{adapters::logging::LogFormat::json, adapters::logging::LogLevel::info};
   FaultyPetRepository* storage_ = nullptr;  // owned by harness_
   std::unique_ptr<RouterHarness> harness_;
 };
@@ -223,25 +222,24 @@ TEST_F(InternalStorageTest, TheDetailsGoToTheLogLine) {
       is_fault_line(lines[0], "harness-1", "createPet", storage_error(StorageFault::internal)));
   EXPECT_TRUE(
       is_fault_line(lines[1], "harness-2", "getPet", storage_error(StorageFault::internal)));
+  const std::string logged = log_.text();
   for (const char* detail : internal_details) {
-    EXPECT_NE(log_.str().find(detail), std::string::npos) << detail;
+    EXPECT_NE(logged.find(detail), std::string::npos) << detail;
   }
 }
 
 // An operator who logs only warnings and errors still sees each failed call, and nothing else.
 TEST(StorageFaultLog, AFailedCallsLineIsAnErrorThatAWarnLevelLogKeeps) {
-  std::ostringstream log;
-  const auto logger = adapters::logging::Logger::to_stream(log, adapters::logging::LogFormat::json,
-                                                           adapters::logging::LogLevel::warn);
+  LogCapture log(adapters::logging::LogFormat::json, adapters::logging::LogLevel::warn);
   auto faulty = std::make_unique<FaultyPetRepository>(
       adapters::storage::memory::make_memory_pet_repository());
   FaultyPetRepository& storage = *faulty;
-  const RouterHarness harness(std::move(faulty), logger.get());
+  const RouterHarness harness(std::move(faulty), log.get());
   ASSERT_EQ(harness.send(post_pet(new_pet_json("Rex"))).status, 201U);
-  EXPECT_EQ(log.str(), "");  // an ordinary request's line is info
+  EXPECT_EQ(log.text(), "");  // an ordinary request's line is info
   storage.fail_next(RepositoryCall::get, StorageFault::io_error);
   EXPECT_TRUE(is_unavailable(harness.send(request("GET", "/v1/pets/1"))));
-  std::istringstream text(log.str());
+  std::istringstream text(log.text());
   std::string line;
   ASSERT_TRUE(std::getline(text, line));
   EXPECT_TRUE(is_fault_line(boost::json::parse(line).as_object(), "harness-2", "getPet",

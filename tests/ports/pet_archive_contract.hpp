@@ -2,8 +2,8 @@
 // The PetArchive contract suite: one set of cases that every backend offering the data tools must
 // pass. An adapter's test file instantiates it with a factory for a fresh, empty store:
 //
-//   INSTANTIATE_TEST_SUITE_P(Memory, PetArchiveContract,
-//                            testing::Values(ArchiveUnderTest{"memory", make_memory_harness}),
+//   INSTANTIATE_TEST_SUITE_P(Lmdb, PetArchiveContract,
+//                            testing::Values(ArchiveUnderTest{"lmdb", make_lmdb_harness}),
 //                            archive_name);
 //
 // The cases use only the two ports and the harness, never an adapter's own API.

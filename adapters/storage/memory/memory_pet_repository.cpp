@@ -6,16 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
-#include <span>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "adapters/storage/memory/store_lock.hpp"
 
@@ -49,7 +46,6 @@ bool expired(TimePoint then, TimePoint now, std::chrono::system_clock::duration 
 std::size_t index_of(domain::PetStatus status) { return static_cast<std::size_t>(status); }
 
 bool id_before(const domain::Pet& pet, std::int64_t id) { return pet.id.value < id; }
-bool in_id_order(const domain::Pet& a, const domain::Pet& b) { return a.id.value < b.id.value; }
 
 // page_of: the page `query` asks for from `sequence` (in id order; `pet_at` gives an element's
 // pet). Looking one past the page tells has_more.
@@ -72,9 +68,8 @@ ports::PetPage page_of(const Sequence& sequence, const ports::PetQuery& query, P
   return page;
 }
 
-class MemoryPetRepository final : public MemoryPetStore {
+class MemoryPetRepository final : public ports::PetRepository {
  public:
-  // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {
     if (done.expired(std::chrono::steady_clock::now())) {
       done(domain::make_error(domain::ErrorCode::unavailable, "",
@@ -131,38 +126,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     }());
   }
 
-  // PetArchive
-  domain::Result<ports::ArchiveReadReport> read_all(const PetSink& sink) const override {
-    const std::shared_lock lock(mutex_);
-    ports::ArchiveReadReport report;
-    for (const auto& pet : pets_) {
-      if (!sink(pet)) {
-        report.complete = false;
-        break;
-      }
-      ++report.pets;
-    }
-    return report;
-  }
-
-  domain::Result<ports::ArchiveWriteReport> write_all(std::span<const domain::Pet> pets,
-                                                      const Progress& progress) override {
-    const std::unique_lock lock(mutex_);
-    ports::ArchiveWriteReport report;
-    for (std::size_t i = 0; i < pets.size(); ++i) {
-      if (find_locked(pets[i].id) != nullptr) {
-        report.conflict = i;
-        return report;
-      }
-    }
-    store_all_locked(pets);
-    if (progress) {
-      progress(pets.size());
-    }
-    report.next_id = static_cast<std::uint64_t>(last_id_) + 1;  // at most 2^63
-    return report;
-  }
-
  private:
   // create_locked: stores `pet` under the next id, or finds the pet its idempotency key already
   // made (then `replayed` holds it and nothing is stored).
@@ -204,37 +167,6 @@ class MemoryPetRepository final : public MemoryPetStore {
     by_status_[index_of(pets_.back().status)].push_back(&pets_.back());
   }
 
-  // store_all_locked: stores `pets`, none of whose ids is stored (of a repeated id, the first
-  // wins): appended when above every stored id, else merged in, rebuilding the status index.
-  void store_all_locked(std::span<const domain::Pet> pets) {
-    std::vector<domain::Pet> sorted(pets.begin(), pets.end());
-    std::stable_sort(sorted.begin(), sorted.end(), in_id_order);
-    sorted.erase(std::unique(sorted.begin(), sorted.end(),
-                             [](const auto& a, const auto& b) { return a.id == b.id; }),
-                 sorted.end());
-    if (sorted.empty()) {
-      return;
-    }
-    if (pets_.empty() || sorted.front().id.value > pets_.back().id.value) {
-      for (auto& pet : sorted) {
-        append_locked(std::move(pet));
-      }
-      return;
-    }
-    std::deque<domain::Pet> merged;
-    std::merge(std::make_move_iterator(pets_.begin()), std::make_move_iterator(pets_.end()),
-               std::make_move_iterator(sorted.begin()), std::make_move_iterator(sorted.end()),
-               std::back_inserter(merged), in_id_order);
-    pets_ = std::move(merged);
-    for (auto& pets_of_status : by_status_) {
-      pets_of_status.clear();
-    }
-    for (const auto& pet : pets_) {
-      by_status_[index_of(pet.status)].push_back(&pet);
-    }
-    last_id_ = std::max(last_id_, pets_.back().id.value);
-  }
-
   // forget_expired: drops the records older than the retention at `now`, oldest first. A record
   // replaced since its stamp was written (same key, new id) is left alone.
   void forget_expired(TimePoint now, std::chrono::system_clock::duration retention) {
@@ -252,7 +184,7 @@ class MemoryPetRepository final : public MemoryPetStore {
   // The pets in id order (docs/decisions/memory-store-layout.md).
   std::deque<domain::Pet> pets_;
   // Per status, its pets in id order. Appending to a deque moves no element, so the pointers
-  // stay valid; a write that merges pets in rebuilds them.
+  // stay valid.
   std::array<std::deque<const domain::Pet*>, domain::all_pet_statuses.size()> by_status_;
   std::map<ScopedKey, IdempotencyRecord> records_;
   std::deque<RecordStamp> stamps_;
@@ -260,12 +192,8 @@ class MemoryPetRepository final : public MemoryPetStore {
 
 }  // namespace
 
-std::unique_ptr<MemoryPetStore> make_memory_pet_store() {
-  return std::make_unique<MemoryPetRepository>();
-}
-
 std::unique_ptr<ports::PetRepository> make_memory_pet_repository() {
-  return make_memory_pet_store();
+  return std::make_unique<MemoryPetRepository>();
 }
 
 }  // namespace petstore::adapters::storage::memory

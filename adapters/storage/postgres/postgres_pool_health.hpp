@@ -13,8 +13,8 @@ class PoolHealth {
   using Clock = std::chrono::steady_clock;
 
   // /readyz turns 503 within about their sum of the database ceasing to answer.
-  static constexpr std::chrono::milliseconds probe_interval{1000};
-  static constexpr std::chrono::milliseconds probe_timeout{2000};
+  static constexpr auto probe_interval = std::chrono::seconds(1);
+  static constexpr auto probe_timeout = std::chrono::seconds(2);
 
   // take_probe: true when a probe is due now on a pool that serves (`serving`); it is then out
   // until probe_answered.

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "support/log_capture.hpp"
 #include "support/text_lines.hpp"
 
 namespace petstore::tests {
@@ -43,10 +43,11 @@ RequestLine sample_request() {
 }
 
 TEST(Logger, JsonRequestLineHasEveryField) {
-  std::ostringstream out;
-  Logger::to_stream(out, LogFormat::json, LogLevel::info)->request(sample_request());
-  const auto lines = lines_of(out.str());
-  ASSERT_EQ(lines.size(), 1U) << out.str();
+  LogCapture out(LogFormat::json, LogLevel::info);
+  out.logger().request(sample_request());
+  const std::string logged = out.text_at_close();
+  const auto lines = lines_of(logged);
+  ASSERT_EQ(lines.size(), 1U) << logged;
   const auto object = boost::json::parse(lines[0]).as_object();
   EXPECT_EQ(object.at("level"), "info");
   EXPECT_EQ(object.at("event"), "request");
@@ -70,11 +71,11 @@ TEST(Logger, JsonRequestLineHasEveryField) {
 }
 
 TEST(Logger, JsonEscapesQuotesAndNewlines) {
-  std::ostringstream out;
-  Logger::to_stream(out, LogFormat::json, LogLevel::info)
-      ->error("failure", {{"message", "a \"quoted\"\nline\\"}, {"count", std::int64_t{3}}});
-  const auto lines = lines_of(out.str());
-  ASSERT_EQ(lines.size(), 1U) << out.str();
+  LogCapture out(LogFormat::json, LogLevel::info);
+  out.logger().error("failure", {{"message", "a \"quoted\"\nline\\"}, {"count", std::int64_t{3}}});
+  const std::string logged = out.text_at_close();
+  const auto lines = lines_of(logged);
+  ASSERT_EQ(lines.size(), 1U) << logged;
   const auto object = boost::json::parse(lines[0]).as_object();
   EXPECT_EQ(object.at("level"), "error");
   EXPECT_EQ(object.at("event"), "failure");
@@ -94,10 +95,11 @@ TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
       std::string(16, 'x') + "\t" + std::string(7, 'y'),
   };
   for (const auto& text : tricky) {
-    std::ostringstream out;
-    Logger::to_stream(out, LogFormat::json, LogLevel::info)->info("event", {{"text", text}});
-    const auto lines = lines_of(out.str());
-    ASSERT_EQ(lines.size(), 1U) << out.str();
+    LogCapture out(LogFormat::json, LogLevel::info);
+    out.logger().info("event", {{"text", text}});
+    const std::string logged = out.text_at_close();
+    const auto lines = lines_of(logged);
+    ASSERT_EQ(lines.size(), 1U) << logged;
     EXPECT_EQ(boost::json::parse(lines[0]).at("text").as_string(), text) << lines[0];
   }
 }
@@ -108,17 +110,16 @@ TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
 RC_GTEST_PROP(Logger, AnyTextReadsBackFromEitherFormat, ()) {
   const auto text = *rc::gen::container<std::string>(
       rc::gen::map(rc::gen::inRange(0, 0x80), [](int byte) { return static_cast<char>(byte); }));
-  std::ostringstream json;
-  Logger::to_stream(json, LogFormat::json, LogLevel::info)
-      ->info(text, {{"text", text}, {"count", std::int64_t{1}}});
-  const auto object = boost::json::parse(json.str()).as_object();
+  LogCapture json(LogFormat::json, LogLevel::info);
+  json.logger().info(text, {{"text", text}, {"count", std::int64_t{1}}});
+  const auto object = boost::json::parse(json.text_at_close()).as_object();
   RC_ASSERT(object.at("event").as_string() == text);
   RC_ASSERT(object.at("text").as_string() == text);
   RC_ASSERT(object.at("count").as_int64() == 1);
 
-  std::ostringstream plain;
-  Logger::to_stream(plain, LogFormat::text, LogLevel::info)->info("event", {{"text", text}});
-  const std::string line = plain.str();
+  LogCapture plain(LogFormat::text, LogLevel::info);
+  plain.logger().info("event", {{"text", text}});
+  const std::string line = plain.text_at_close();
   const std::size_t at = line.find(" text=") + std::string_view(" text=").size();
   std::string value = line.substr(at, line.size() - at - 1);
   if (!value.empty() && value.front() == '"') {
@@ -138,32 +139,34 @@ TEST(Logger, DurationsAreMillisecondsToTheMicrosecond) {
       {std::chrono::microseconds(2100), "duration_ms=2.1 "},
   };
   for (const auto& [duration, text] : cases) {
-    std::ostringstream out;
+    LogCapture out(LogFormat::text, LogLevel::info);
     auto record = sample_request();
     record.duration = duration;
-    Logger::to_stream(out, LogFormat::text, LogLevel::info)->request(record);
-    EXPECT_NE(out.str().find(text), std::string::npos) << out.str();
+    out.logger().request(record);
+    const std::string logged = out.text_at_close();
+    EXPECT_NE(logged.find(text), std::string::npos) << logged;
   }
 }
 
 // A duration field of any value, the most negative included, is a number of milliseconds.
 TEST(Logger, AnyDurationFieldIsWritten) {
-  std::ostringstream out;
-  Logger::to_stream(out, LogFormat::text, LogLevel::info)
-      ->info("event", {{"low", adapters::logging::Milliseconds{INT64_MIN}},
-                       {"high", adapters::logging::Milliseconds{INT64_MAX}}});
-  EXPECT_NE(out.str().find(" low=-9223372036854775.808 high=9223372036854775.807\n"),
+  LogCapture out(LogFormat::text, LogLevel::info);
+  out.logger().info("event", {{"low", adapters::logging::Milliseconds{INT64_MIN}},
+                              {"high", adapters::logging::Milliseconds{INT64_MAX}}});
+  const std::string logged = out.text_at_close();
+  EXPECT_NE(logged.find(" low=-9223372036854775.808 high=9223372036854775.807\n"),
             std::string::npos)
-      << out.str();
+      << logged;
 }
 
 TEST(Logger, TextLineIsKeyValuePairs) {
-  std::ostringstream out;
-  auto logger = Logger::to_stream(out, LogFormat::text, LogLevel::info);
-  logger->request(sample_request());
-  logger->info("draining", {{"message", "two words"}});
-  const auto lines = lines_of(out.str());
-  ASSERT_EQ(lines.size(), 2U) << out.str();
+  LogCapture out(LogFormat::text, LogLevel::info);
+  Logger& logger = out.logger();
+  logger.request(sample_request());
+  logger.info("draining", {{"message", "two words"}});
+  const std::string logged = out.text_at_close();
+  const auto lines = lines_of(logged);
+  ASSERT_EQ(lines.size(), 2U) << logged;
   EXPECT_NE(
       lines[0].find(
           " info request request_id=req-1 trace_id=4bf92f3577b34da6a3ce929d0e0e4736 "
@@ -177,15 +180,16 @@ TEST(Logger, TextLineIsKeyValuePairs) {
 }
 
 TEST(Logger, ARequestLineCarriesAFailedCallsWordsOnlyWhenItHasThem) {
-  std::ostringstream out;
-  auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::info);
-  logger->request(sample_request());
+  LogCapture out(LogFormat::json, LogLevel::info);
+  Logger& logger = out.logger();
+  logger.request(sample_request());
   auto failed = sample_request();
   failed.status = 503;
   failed.fault = "storage is full: mdb_txn_commit: No space left on device";
-  logger->request(failed, LogLevel::error);
-  const auto lines = lines_of(out.str());
-  ASSERT_EQ(lines.size(), 2U) << out.str();
+  logger.request(failed, LogLevel::error);
+  const std::string logged = out.text_at_close();
+  const auto lines = lines_of(logged);
+  ASSERT_EQ(lines.size(), 2U) << logged;
   EXPECT_FALSE(boost::json::parse(lines[0]).as_object().contains("fault")) << lines[0];
   const auto second = boost::json::parse(lines[1]).as_object();
   EXPECT_EQ(second.at("level"), "error");
@@ -194,26 +198,27 @@ TEST(Logger, ARequestLineCarriesAFailedCallsWordsOnlyWhenItHasThem) {
 }
 
 TEST(Logger, LevelFiltersLowerLevels) {
-  std::ostringstream out;
-  auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::warn);
-  logger->request(sample_request());
-  logger->info("start");
-  logger->log(LogLevel::debug, "detail");
-  logger->warn("slow");
-  logger->error("broken");
-  const auto lines = lines_of(out.str());
-  ASSERT_EQ(lines.size(), 2U) << out.str();
+  LogCapture out(LogFormat::json, LogLevel::warn);
+  Logger& logger = out.logger();
+  logger.request(sample_request());
+  logger.info("start");
+  logger.log(LogLevel::debug, "detail");
+  logger.warn("slow");
+  logger.error("broken");
+  const std::string logged = out.text_at_close();
+  const auto lines = lines_of(logged);
+  ASSERT_EQ(lines.size(), 2U) << logged;
   EXPECT_EQ(boost::json::parse(lines[0]).at("event"), "slow");
   EXPECT_EQ(boost::json::parse(lines[1]).at("event"), "broken");
 }
 
 TEST(Logger, ARequestLineAtDebugIsFilteredAtInfo) {
-  std::ostringstream out;
-  const auto logger = Logger::to_stream(out, LogFormat::json, LogLevel::info);
-  logger->request(sample_request(), LogLevel::debug);
-  EXPECT_EQ(out.str(), "");
-  logger->request(sample_request());
-  EXPECT_EQ(lines_of(out.str()).size(), 1U);
+  LogCapture out(LogFormat::json, LogLevel::info);
+  Logger& logger = out.logger();
+  logger.request(sample_request(), LogLevel::debug);
+  EXPECT_EQ(out.text(), "");
+  logger.request(sample_request());
+  EXPECT_EQ(lines_of(out.text_at_close()).size(), 1U);
 }
 
 }  // namespace
