@@ -2,7 +2,6 @@
 // The commands `petstore` runs, each returning the process exit code of contract section 7:
 // 0 clean stop, 1 runtime failure, 2 bad usage. Every failure prints one line on stderr.
 
-#include "bootstrap/data_options.hpp"
 #include "bootstrap/serve_options.hpp"
 
 namespace petstore::bootstrap {
@@ -31,5 +30,11 @@ namespace petstore::bootstrap {
 
 // run: parses the command line and runs the command it names.
 [[nodiscard]] int run(int argc, const char* const* argv);
+
+// The build's version and commit, as CMake stamped them into version.cpp, for /metrics, logs and
+// --version. version_text: "petstore 1.0.0 (interface 1.0.0, build <commit>, <build type>)".
+[[nodiscard]] const char* build_version();
+[[nodiscard]] const char* build_commit();
+[[nodiscard]] const char* version_text();
 
 }  // namespace petstore::bootstrap

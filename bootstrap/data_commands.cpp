@@ -7,7 +7,6 @@
 #include <string>
 
 #include "adapters/cli/data_tools.hpp"
-#include "adapters/storage/lmdb/lmdb_backup.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 #include "adapters/storage/postgres/postgres_pet_archive.hpp"
 #include "bootstrap/commands.hpp"
@@ -15,14 +14,7 @@
 namespace petstore::bootstrap {
 namespace {
 
-namespace fs = std::filesystem;
 using adapters::cli::report;
-
-adapters::storage::lmdb::LmdbOptions lmdb_options(const fs::path& data_dir) {
-  adapters::storage::lmdb::LmdbOptions options;
-  options.data_dir = data_dir;
-  return options;
-}
 
 // store_problem: why the command line does not name a store, or "" when it does.
 std::string store_problem(const StoreOptions& store) {
@@ -48,7 +40,7 @@ domain::Result<std::unique_ptr<ports::PetArchive>> pet_archive(const StoreOption
     options.database_url = store.database_url;
     return adapters::storage::postgres::make_postgres_pet_archive(options);
   }
-  return adapters::storage::lmdb::make_lmdb_pet_archive(lmdb_options(store.data_dir));
+  return adapters::storage::lmdb::make_lmdb_pet_archive({.data_dir = store.data_dir});
 }
 
 // with_archive: `tool`'s exit code, run on the archive of `store` and its name; or 2 after one
@@ -93,7 +85,7 @@ int run_backup(const BackupOptions& options) {
     return 2;
   }
   auto backup =
-      adapters::storage::lmdb::backup_lmdb_store(lmdb_options(options.store.data_dir), options.out);
+      adapters::storage::lmdb::backup_lmdb_store({.data_dir = options.store.data_dir}, options.out);
   if (!backup) {
     report(backup.error().message);
     return 1;

@@ -19,10 +19,6 @@ void print_warnings(const std::vector<std::string>& warnings) {
   }
 }
 
-std::string_view access_name(ports::KeyAccess access) {
-  return access == ports::KeyAccess::read_only ? "read-only" : "read-write";
-}
-
 std::string_view or_dash(std::string_view text) { return text.empty() ? "-" : text; }
 
 }  // namespace
@@ -55,8 +51,8 @@ int run_keys_list(const KeysOptions& options) {
             << "LABEL\n";
   for (const auto& key : listed->keys) {
     std::cout << std::setw(18) << adapters::auth::principal_id(key.digest) << std::setw(12)
-              << access_name(key.access) << std::setw(22) << or_dash(key.created)
-              << or_dash(key.label) << '\n';
+              << (key.access == ports::KeyAccess::read_only ? "read-only" : "read-write")
+              << std::setw(22) << or_dash(key.created) << or_dash(key.label) << '\n';
   }
   std::cout << std::flush;
   return 0;

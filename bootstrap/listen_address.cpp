@@ -1,7 +1,7 @@
 #include <arpa/inet.h>
-#include <charconv>
 
 #include "bootstrap/serve_options.hpp"
+#include "domain/whole_number.hpp"
 
 namespace petstore::bootstrap {
 
@@ -19,14 +19,11 @@ std::optional<ListenAddress> parse_listen_address(const std::string& text) {
   } else if (host.find(':') != std::string::npos) {
     return std::nullopt;  // an IPv6 host needs its brackets
   }
-  const std::string_view port_text = std::string_view(text).substr(colon + 1);
-  std::uint16_t port = 0;
-  const auto [end, error] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (error != std::errc{} || end != port_text.data() + port_text.size()) {
+  const auto port = domain::parse_whole<std::uint16_t>(std::string_view(text).substr(colon + 1));
+  if (!port) {
     return std::nullopt;
   }
-  return ListenAddress{std::move(host), port};
+  return ListenAddress{std::move(host), *port};
 }
 
 bool is_loopback_host(const std::string& host) {

@@ -1,7 +1,6 @@
 #include "bootstrap/postgres_storage.hpp"
 
 #include <chrono>
-#include <memory>
 #include <string>
 #include <utility>
 

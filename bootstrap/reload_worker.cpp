@@ -9,11 +9,7 @@ namespace petstore::bootstrap {
 ReloadWorker::ReloadWorker(std::function<void()> reload)
     : shared_(std::make_shared<Shared>(std::move(reload))) {}
 
-ReloadWorker::~ReloadWorker() {
-  if (!stopped_) {
-    static_cast<void>(stop());
-  }
-}
+ReloadWorker::~ReloadWorker() { static_cast<void>(stop()); }  // once stopped, does nothing
 
 void ReloadWorker::request() {
   adapters::worker::BackgroundWorker::Job job{
@@ -34,9 +30,6 @@ void ReloadWorker::request() {
   }
 }
 
-bool ReloadWorker::stop() {
-  stopped_ = true;
-  return worker_.close_without_waiting();
-}
+bool ReloadWorker::stop() { return worker_.close_without_waiting(); }
 
 }  // namespace petstore::bootstrap

@@ -18,8 +18,7 @@ class ReloadWorker {
   explicit ReloadWorker(std::function<void()> reload);
   ReloadWorker(const ReloadWorker&) = delete;
   ReloadWorker& operator=(const ReloadWorker&) = delete;
-  // Stops as stop() does, if it has not been stopped.
-  ~ReloadWorker();
+  ~ReloadWorker();  // stop()s
 
   // request: asks for a reload and returns at once, never waiting for one in progress.
   void request();
@@ -39,7 +38,6 @@ class ReloadWorker {
 
   std::shared_ptr<Shared> shared_;
   adapters::worker::BackgroundWorker worker_;
-  bool stopped_ = false;
 };
 
 }  // namespace petstore::bootstrap

@@ -17,7 +17,6 @@
 #include "adapters/storage/memory/memory_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "adapters/systemd/service_notifier.hpp"
-#include "bootstrap/build_info.hpp"
 #include "bootstrap/commands.hpp"
 #include "bootstrap/observability.hpp"
 #include "bootstrap/postgres_storage.hpp"
@@ -52,13 +51,6 @@ domain::Result<std::unique_ptr<ports::PetRepository>> open_storage(
     metrics.storage_committed(duration);
   };
   return adapters::storage::lmdb::make_lmdb_pet_repository(lmdb);
-}
-
-void reload_certificate(adapters::http::HttpServer& server, Logger& logger) {
-  if (const auto reloaded = server.reload_tls(); !reloaded) {
-    logger.error("reload_failed",
-                 {{"what", "tls certificate"}, {"message", reloaded.error().message}});
-  }
 }
 
 void reload_keys(adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
@@ -147,18 +139,6 @@ std::optional<adapters::auth::LoadedKeyFile> open_keys(const std::filesystem::pa
   return std::move(*keys);
 }
 
-domain::Result<std::unique_ptr<adapters::http::HttpServer>> start_server(
-    const ServeOptions& options, const ListenAddress& address, Service& service,
-    ServiceObserver& observer) {
-  adapters::http::HttpServerOptions http_options{address.host,   address.port, options.threads,
-                                                 options.limits, std::nullopt, &observer};
-  if (options.tls_cert && options.tls_key) {
-    http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
-  }
-  http_options.http2 = options.http2;
-  return adapters::http::start_http_server(http_options, service.router());
-}
-
 void announce_start(Logger& logger, const ServeOptions& options,
                     const adapters::http::HttpServer& server) {
   const char* scheme = options.tls_cert ? "https://" : "http://";
@@ -178,7 +158,10 @@ int serve_and_stop(adapters::http::HttpServer& http, Service& service, StopSigna
                    adapters::auth::ReloadableKeyVerifier& keys, Logger& logger) {
   ReloadWorker reloads([&keys, &http, &logger] {
     reload_keys(keys, logger);
-    reload_certificate(http, logger);
+    if (const auto reloaded = http.reload_tls(); !reloaded) {
+      logger.error("reload_failed",
+                   {{"what", "tls certificate"}, {"message", reloaded.error().message}});
+    }
   });
   signals.on_reload([&reloads, &logger] {
     logger.info("reload", {{"signal", "SIGHUP"}});
@@ -251,7 +234,13 @@ int run_serve(const ServeOptions& options) {
                                   [&storage_ready] { return storage_ready.load(); },
                                   options.trusted_proxies, options.cors});
   ServiceObserver observer(metrics, *logger);
-  auto server = start_server(options, *address, service, observer);
+  adapters::http::HttpServerOptions http_options{address->host,  address->port, options.threads,
+                                                 options.limits, std::nullopt,  &observer};
+  if (options.tls_cert && options.tls_key) {
+    http_options.tls = adapters::http::TlsFiles{*options.tls_cert, *options.tls_key};
+  }
+  http_options.http2 = options.http2;
+  auto server = adapters::http::start_http_server(http_options, service.router());
   if (!server) {
     report(server.error().message);
     return 1;

@@ -10,8 +10,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bootstrap/word_flag.hpp"
-
 namespace petstore::bootstrap {
 namespace {
 
@@ -44,15 +42,21 @@ CLI::Validator finite_number() {
       "");
 }
 
-// with_units: `option`, also read from `variable`: `units` applied, checked finite, in range.
+// ranged: `option`, also read from `variable`, checked finite and in range, its default shown.
 template <class Number>
-CLI::Option* with_units(CLI::Option* option, const std::string& variable,
-                        const CLI::Validator& units, Number lowest, Number highest) {
+CLI::Option* ranged(CLI::Option* option, const std::string& variable, Number lowest,
+                    Number highest) {
   return option->envname(variable)
-      ->transform(units)
       ->check(finite_number())
       ->check(CLI::Range(lowest, highest))
       ->capture_default_str();
+}
+
+// with_units: ranged, with `units` applied first.
+template <class Number>
+CLI::Option* with_units(CLI::Option* option, const std::string& variable,
+                        const CLI::Validator& units, Number lowest, Number highest) {
+  return ranged(option->transform(units), variable, lowest, highest);
 }
 
 // parsed_into: a check that reads the value as the option will be read (`Parsed::parse`), so a
@@ -86,11 +90,8 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
   serve.add_option("--api-keys", options.api_keys, "Key file (make one: petstore keys new)")
       ->envname("PETSTORE_API_KEYS")
       ->required();
-  serve.add_option("--threads", options.threads, "Threads serving HTTP (default: cores)")
-      ->envname("PETSTORE_THREADS")
-      ->check(finite_number())
-      ->check(CLI::Range(1U, 1024U))
-      ->capture_default_str();
+  ranged(serve.add_option("--threads", options.threads, "Threads serving HTTP (default: cores)"),
+         "PETSTORE_THREADS", 1U, 1024U);
   serve.add_option("--tls-cert", options.tls_cert, "TLS certificate chain (PEM)")
       ->envname("PETSTORE_TLS_CERT");
   serve.add_option("--tls-key", options.tls_key, "TLS private key (PEM)")
@@ -106,13 +107,9 @@ void add_server_flags(CLI::App& serve, ServeOptions& options, ServeFlags& flags)
       .add_flag("--allow-plain-http", options.allow_plain_http,
                 "Serve plain HTTP on a non-loopback address (behind a TLS proxy)")
       ->envname("PETSTORE_ALLOW_PLAIN_HTTP");
-  serve
-      .add_option("--auth-failures-per-minute", options.auth_failures_per_minute,
-                  "Failed authentications allowed per client address and minute, then 429")
-      ->envname("PETSTORE_AUTH_FAILURES_PER_MINUTE")
-      ->check(finite_number())
-      ->check(CLI::Range(1.0, 1'000'000.0))
-      ->capture_default_str();
+  ranged(serve.add_option("--auth-failures-per-minute", options.auth_failures_per_minute,
+                          "Failed authentications allowed per client address and minute, then 429"),
+         "PETSTORE_AUTH_FAILURES_PER_MINUTE", 1.0, 1'000'000.0);
   serve
       .add_option("--trusted-proxies", flags.trusted_proxies,
                   "Proxies (CIDR,...) whose X-Forwarded-For names the client")
@@ -187,11 +184,9 @@ void add_limit_flags(CLI::App& serve, adapters::http::HttpLimits& limits, ServeF
       serve.add_option("--drain-delay", flags.drain_delay,
                        "On SIGTERM, time /readyz says 503 while serving goes on, before the drain"),
       "PETSTORE_DRAIN_DELAY", duration_units(), 0.0, 3600.0);
-  serve.add_option("--max-connections", limits.max_connections, "Most connections open at once")
-      ->envname("PETSTORE_MAX_CONNECTIONS")
-      ->check(finite_number())
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
-      ->capture_default_str();
+  ranged(serve.add_option("--max-connections", limits.max_connections,
+                          "Most connections open at once"),
+         "PETSTORE_MAX_CONNECTIONS", std::size_t{1}, std::size_t{1'000'000});
 }
 
 void add_log_flags(CLI::App& serve, ServeOptions& options) {

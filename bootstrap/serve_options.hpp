@@ -1,12 +1,15 @@
 #pragma once
-// ServeOptions: everything `petstore serve` is told on its command line or in its environment
-// (contract section 7), parsed but not yet acted on.
+// What each command is told (contract section 7), parsed but not yet acted on: `serve` on its
+// command line or in its environment; the data tools `export`, `import` and `backup` on the
+// command line only, so that the store they act on is never picked up from a forgotten
+// PETSTORE_DATA_DIR.
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "adapters/http/api/client_address.hpp"
 #include "adapters/http/api/cors_policy.hpp"
@@ -14,9 +17,24 @@
 #include "adapters/logging/logger.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
-#include "bootstrap/storage_kind.hpp"
 
 namespace petstore::bootstrap {
+
+// StorageKind: where pets are kept (--storage). The command line's word becomes the kind once
+// (add_word_flag); everything after compares kinds, never words.
+enum class StorageKind { memory, lmdb, postgres };
+
+[[nodiscard]] constexpr std::string_view storage_name(StorageKind kind) {
+  switch (kind) {
+    case StorageKind::memory:
+      return "memory";
+    case StorageKind::postgres:
+      return "postgres";
+    case StorageKind::lmdb:
+      break;
+  }
+  return "lmdb";
+}
 
 struct ServeOptions {
   std::string listen = "127.0.0.1:8080";
@@ -46,6 +64,28 @@ struct KeysOptions {
   std::string label;       // new
   bool read_only = false;  // new
   std::string which;       // revoke: a label or a digest prefix
+};
+
+// StoreOptions: the store a data tool acts on.
+struct StoreOptions {
+  StorageKind storage = StorageKind::lmdb;
+  std::filesystem::path data_dir;  // lmdb
+  std::string database_url{};      // postgres: a libpq connection string or URI
+};
+
+struct ExportOptions {
+  StoreOptions store;
+  std::optional<std::filesystem::path> out;  // standard output when absent or "-"
+};
+
+struct ImportOptions {
+  StoreOptions store;
+  std::optional<std::filesystem::path> in;  // standard input when absent or "-"
+};
+
+struct BackupOptions {
+  StoreOptions store;
+  std::filesystem::path out;
 };
 
 // ListenAddress: HOST:PORT split; IPv6 hosts come without their brackets.

@@ -1,4 +1,4 @@
-#include "bootstrap/build_info.hpp"
+#include "bootstrap/commands.hpp"
 
 namespace petstore::bootstrap {
 

@@ -1,26 +1,12 @@
 #include "adapters/auth/key_digest.hpp"
 
+#include <algorithm>
 #include <iterator>
 
 #include <boost/algorithm/hex.hpp>
 #include <openssl/evp.h>
 
 namespace petstore::adapters::auth {
-namespace {
-
-constexpr std::size_t principal_hex_digits = 12;
-
-std::optional<unsigned char> hex_value(char digit) noexcept {
-  if (digit >= '0' && digit <= '9') {
-    return static_cast<unsigned char>(digit - '0');
-  }
-  if (digit >= 'a' && digit <= 'f') {
-    return static_cast<unsigned char>(digit - 'a' + 10);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 domain::Result<KeyDigest> sha256(std::string_view text) {
   KeyDigest digest{};
@@ -43,22 +29,15 @@ std::string to_hex(const KeyDigest& digest) {
 
 std::optional<KeyDigest> parse_hex_digest(std::string_view hex) noexcept {
   KeyDigest digest{};
-  if (hex.size() != digest.size() * 2) {
+  if (hex.size() != digest.size() * 2 || !std::all_of(hex.begin(), hex.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+      })) {
     return std::nullopt;
   }
-  for (std::size_t i = 0; i < digest.size(); ++i) {
-    const auto high = hex_value(hex[2 * i]);
-    const auto low = hex_value(hex[2 * i + 1]);
-    if (!high || !low) {
-      return std::nullopt;
-    }
-    digest[i] = static_cast<unsigned char>((*high << 4U) | *low);
-  }
+  boost::algorithm::unhex(hex.begin(), hex.end(), digest.begin());  // cannot throw: checked
   return digest;
 }
 
-std::string principal_id(const KeyDigest& digest) {
-  return "key-" + to_hex(digest).substr(0, principal_hex_digits);
-}
+std::string principal_id(const KeyDigest& digest) { return "key-" + to_hex(digest).substr(0, 12); }
 
 }  // namespace petstore::adapters::auth

@@ -20,60 +20,16 @@ domain::Error too_large(const std::filesystem::path& file) {
                       std::to_string(max_key_file_size >> 20U) + " MiB");
 }
 
-// read_all: every byte from `fd` to end of file, or too_large as soon as there are more than
-// max_key_file_size. `expected_size` (from fstat) only sizes the buffer.
-domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
-                                     std::size_t expected_size) {
-  constexpr std::size_t min_chunk = std::size_t{64} * 1024;
-  std::string text;
-  // One byte past the expected end, so that end of file is seen without growing the buffer.
-  text.resize(std::min(expected_size, max_key_file_size) + 1);
-  std::size_t size = 0;
-  for (;;) {
-    if (text.size() - size < min_chunk / 4) {
-      text.resize(std::min(std::max(text.size() * 2, min_chunk), max_key_file_size + 1));
-    }
-    const ssize_t count = ::read(fd, text.data() + size, text.size() - size);
-    if (count < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return io_error("cannot read", file, errno);
-    }
-    if (count == 0) {
-      text.resize(size);
-      return text;
-    }
-    size += static_cast<std::size_t>(count);
-    if (size > max_key_file_size) {
-      return too_large(file);
-    }
-  }
-}
-
-std::string_view type_of(mode_t mode) noexcept {
-  if (S_ISFIFO(mode)) {
-    return "a FIFO (named pipe)";
-  }
-  if (S_ISCHR(mode)) {
-    return "a character device";
-  }
-  if (S_ISBLK(mode)) {
-    return "a block device";
-  }
-  if (S_ISSOCK(mode)) {
-    return "a socket";
-  }
-  if (S_ISDIR(mode)) {
-    return "a directory";
-  }
-  return "of another type";
-}
-
 domain::Error not_regular(const std::filesystem::path& file, mode_t mode) {
-  return domain::invalid_argument("api-keys", "API key file " + file.string() +
-                                                  " is not a regular file: it is " +
-                                                  std::string(type_of(mode)));
+  const std::string_view type = S_ISFIFO(mode)   ? "a FIFO (named pipe)"
+                                : S_ISCHR(mode)  ? "a character device"
+                                : S_ISBLK(mode)  ? "a block device"
+                                : S_ISSOCK(mode) ? "a socket"
+                                : S_ISDIR(mode)  ? "a directory"
+                                                 : "of another type";
+  return domain::invalid_argument(
+      "api-keys",
+      "API key file " + file.string() + " is not a regular file: it is " + std::string(type));
 }
 
 // check_key_file_mode: the warnings for a key file with permission bits `mode` (st_mode), or
@@ -101,6 +57,35 @@ domain::Error io_error(std::string_view what, const std::filesystem::path& file,
   return domain::make_error(domain::ErrorCode::unavailable, "api-keys",
                             std::string(what) + " " + file.string() + ": " +
                                 std::system_category().message(error_number));
+}
+
+domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
+                                     std::size_t expected_size) {
+  constexpr std::size_t min_chunk = std::size_t{64} * 1024;
+  std::string text;
+  // One byte past the expected end, so that end of file is seen without growing the buffer.
+  text.resize(std::min(expected_size, max_key_file_size) + 1);
+  std::size_t size = 0;
+  for (;;) {
+    if (text.size() - size < min_chunk / 4) {
+      text.resize(std::min(std::max(text.size() * 2, min_chunk), max_key_file_size + 1));
+    }
+    const ssize_t count = ::read(fd, text.data() + size, text.size() - size);
+    if (count < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return io_error("cannot read", file, errno);
+    }
+    if (count == 0) {
+      text.resize(size);
+      return text;
+    }
+    size += static_cast<std::size_t>(count);
+    if (size > max_key_file_size) {
+      return too_large(file);
+    }
+  }
 }
 
 domain::Result<KeyFileContents> read_key_file(const std::filesystem::path& file) {
@@ -174,11 +159,6 @@ domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file, b
     locked.warnings = std::move(*warnings);
     return locked;
   }
-}
-
-domain::Result<std::string> read_locked(const LockedKeyFile& locked,
-                                        const std::filesystem::path& file) {
-  return read_all(locked.fd.get(), file, static_cast<std::size_t>(locked.status.st_size));
 }
 
 }  // namespace petstore::adapters::auth

@@ -47,8 +47,9 @@ struct LockedKeyFile {
 [[nodiscard]] domain::Result<LockedKeyFile> lock_key_file(const std::filesystem::path& file,
                                                           bool create);
 
-// read_locked: the whole of a locked key file, refused past max_key_file_size.
-[[nodiscard]] domain::Result<std::string> read_locked(const LockedKeyFile& locked,
-                                                      const std::filesystem::path& file);
+// read_all: every byte from `fd` (of `file`) to end of file, refused (invalid_argument) past
+// max_key_file_size. `expected_size` (from fstat) only sizes the buffer.
+[[nodiscard]] domain::Result<std::string> read_all(int fd, const std::filesystem::path& file,
+                                                   std::size_t expected_size);
 
 }  // namespace petstore::adapters::auth

@@ -25,26 +25,10 @@ std::string base64url(const std::array<unsigned char, random_bytes>& bytes) {
   std::array<unsigned char, 4 * ((random_bytes + 2) / 3) + 1> encoded{};
   const int size = EVP_EncodeBlock(encoded.data(), bytes.data(), static_cast<int>(bytes.size()));
   std::string text(reinterpret_cast<const char*>(encoded.data()), static_cast<std::size_t>(size));
-  while (!text.empty() && text.back() == '=') {
-    text.pop_back();
-  }
-  for (char& c : text) {
-    c = c == '+' ? '-' : c == '/' ? '_' : c;
-  }
+  text.erase(text.find_last_not_of('=') + 1);
+  std::replace(text.begin(), text.end(), '+', '-');
+  std::replace(text.begin(), text.end(), '/', '_');
   return text;
-}
-
-// separator_needed: true when `fd`'s file is not empty and its last byte is not a newline, so
-// that an appended line would otherwise be glued to a hand-edited last line.
-domain::Result<bool> separator_needed(int fd, const std::filesystem::path& file, off_t size) {
-  if (size == 0) {
-    return false;
-  }
-  char last = '\n';
-  if (::pread(fd, &last, 1, size - 1) != 1) {
-    return io_error("cannot read API key file", file, errno);
-  }
-  return last != '\n';
 }
 
 // utc_time: `when` as `created=` holds it, e.g. "2026-11-27T22:30:00Z".
@@ -65,15 +49,16 @@ domain::Result<void> append_line(const std::filesystem::path& file, const std::s
   }
   warnings = std::move(locked->warnings);
   const int fd = locked->fd.get();
-  const auto separate = separator_needed(fd, file, locked->status.st_size);
-  if (!separate) {
-    return separate.error();
+  // A hand-edited last line without its newline gets one, so the new line is not glued to it.
+  char last = '\n';
+  if (locked->status.st_size > 0 && ::pread(fd, &last, 1, locked->status.st_size - 1) != 1) {
+    return io_error("cannot read API key file", file, errno);
   }
   if (::lseek(fd, 0, SEEK_END) < 0) {
     return io_error("cannot write API key file", file, errno);
   }
   // One write for the whole line, under the lock: no other `keys new` or `keys revoke` interleaves.
-  auto written = files::write_all(fd, *separate ? "\n" + line : line);
+  auto written = files::write_all(fd, last != '\n' ? "\n" + line : line);
   if (!written) {
     return io_error("cannot write", file, written.error().error_number);
   }
@@ -166,7 +151,7 @@ domain::Result<std::string> generate_api_key() {
     return domain::make_error(domain::ErrorCode::internal, "",
                               "the random number generator failed");
   }
-  std::string key = std::string(api_key_prefix) + base64url(bytes);
+  std::string key = "pst_" + base64url(bytes);
   OPENSSL_cleanse(bytes.data(), bytes.size());
   return key;
 }
@@ -215,7 +200,7 @@ domain::Result<RevokedKey> revoke_api_key(const std::filesystem::path& file,
   if (!locked) {
     return locked.error();
   }
-  auto text = read_locked(*locked, file);
+  auto text = read_all(locked->fd.get(), file, static_cast<std::size_t>(locked->status.st_size));
   if (!text) {
     return text.error();
   }

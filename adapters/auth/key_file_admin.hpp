@@ -17,8 +17,6 @@
 
 namespace petstore::adapters::auth {
 
-inline constexpr std::string_view api_key_prefix = "pst_";
-
 // generate_api_key: "pst_" and 32 random bytes in base64url without padding (an RFC 6750 token68);
 // internal when the random generator fails.
 [[nodiscard]] domain::Result<std::string> generate_api_key();

@@ -15,34 +15,19 @@ constexpr std::string_view created_prefix = "created=";
 
 bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
 
-bool is_control(char c) noexcept {
-  const auto byte = static_cast<unsigned char>(c);
-  return byte < 0x20U || byte == 0x7FU;
-}
-
 // is_created_time: whether `text` is a UTC time as `created=` holds it: YYYY-MM-DDTHH:MM:SSZ.
 bool is_created_time(std::string_view text) noexcept {
   constexpr std::string_view shape = "dddd-dd-ddTdd:dd:ddZ";
-  if (text.size() != shape.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    const bool fits = shape[i] == 'd' ? (text[i] >= '0' && text[i] <= '9') : text[i] == shape[i];
-    if (!fits) {
-      return false;
-    }
-  }
-  return true;
+  return std::equal(shape.begin(), shape.end(), text.begin(), text.end(), [](char want, char c) {
+    return want == 'd' ? (c >= '0' && c <= '9') : c == want;
+  });
 }
 
 std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && is_blank(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_blank(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
+  const std::size_t first = text.find_first_not_of(" \t");
+  return first == std::string_view::npos
+             ? std::string_view()
+             : text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
 domain::Error malformed(std::size_t line) {
@@ -92,10 +77,10 @@ std::optional<KeyEntry> parse_line(std::string_view text, std::size_t line) {
     return std::nullopt;  // more hex digits, or junk glued to the digest
   }
   std::string_view label = trim(text);
-  for (const char c : label) {
-    if (is_control(c) && c != '\t') {
-      return std::nullopt;
-    }
+  if (std::any_of(label.begin(), label.end(), [](char c) {
+        return (static_cast<unsigned char>(c) < 0x20U && c != '\t') || c == 0x7F;
+      })) {
+    return std::nullopt;  // a control character
   }
   std::string_view created;
   const std::size_t last_word = label.find_last_of(" \t");
@@ -117,31 +102,6 @@ std::string_view key_content(std::string_view raw) noexcept {
   return content.starts_with('#') ? std::string_view() : content;
 }
 
-// Repeats: lines that repeat an earlier line's key, told in one warning however many there are
-// (a file of a million copies of one line must not print a million lines).
-struct Repeats {
-  std::size_t count = 0;
-  std::size_t first_line = 0;      // the first repeating line
-  std::size_t first_original = 0;  // the line it repeats
-
-  void add(std::size_t line, std::size_t original) {
-    if (count++ == 0) {
-      first_line = line;
-      first_original = original;
-    }
-  }
-
-  [[nodiscard]] std::string warning() const {
-    std::string first = "line " + std::to_string(first_line) + " repeats the key of line " +
-                        std::to_string(first_original);
-    if (count == 1) {
-      return first;
-    }
-    return std::to_string(count) + " lines repeat the keys of earlier lines (the first: " + first +
-           ")";
-  }
-};
-
 }  // namespace
 
 domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
@@ -153,7 +113,10 @@ domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
   std::unordered_map<KeyDigest, std::size_t, KeyDigestHash> first_line_of;
   first_line_of.reserve(most_keys);
   parsed.keys.reserve(most_keys);
-  Repeats repeats;
+  // Repeated keys make one warning however many there are (a file of a million copies of one line
+  // must not print a million lines); it names the first repeat and the line it repeats.
+  std::size_t repeats = 0;
+  std::string first_repeat;
   std::size_t line = 0;
   while (!text.empty()) {
     ++line;
@@ -170,24 +133,29 @@ domain::Result<ParsedKeyFile> parse_key_file(std::string_view text) {
     }
     const auto [seen, inserted] = first_line_of.emplace(entry->digest, line);
     if (!inserted) {
-      repeats.add(line, seen->second);
+      if (repeats++ == 0) {
+        first_repeat = "line " + std::to_string(line) + " repeats the key of line " +
+                       std::to_string(seen->second);
+      }
       continue;
     }
     parsed.keys.push_back(std::move(*entry));
   }
-  if (repeats.count > 0) {
-    parsed.warnings.push_back(repeats.warning());
+  if (repeats == 1) {
+    parsed.warnings.push_back(std::move(first_repeat));
+  } else if (repeats > 1) {
+    parsed.warnings.push_back(
+        std::to_string(repeats) +
+        " lines repeat the keys of earlier lines (the first: " + first_repeat + ")");
   }
   return parsed;
 }
 
 domain::Result<void> validate_label(std::string_view label) {
-  bool visible = label.size() <= max_label_size;
-  for (const char c : label) {
-    const auto byte = static_cast<unsigned char>(c);
-    visible = visible && byte > 0x20U && byte < 0x7FU;
-  }
-  if (!visible) {
+  const bool visible = std::all_of(label.begin(), label.end(), [](char c) {
+    return static_cast<unsigned char>(c) > 0x20U && static_cast<unsigned char>(c) < 0x7FU;
+  });
+  if (label.size() > max_label_size || !visible) {
     return domain::invalid_argument(
         "label", "label must be at most 64 visible ASCII characters, without spaces");
   }
@@ -196,33 +164,20 @@ domain::Result<void> validate_label(std::string_view label) {
 
 std::optional<KeyDigest> key_of_line(std::string_view line) {
   const std::string_view content = key_content(line);
-  if (content.empty()) {
-    return std::nullopt;
-  }
-  auto entry = parse_line(content, 0);
-  if (!entry) {
-    return std::nullopt;
-  }
-  return entry->digest;
+  const auto entry = content.empty() ? std::nullopt : parse_line(content, 0);
+  return entry ? std::optional(entry->digest) : std::nullopt;
 }
 
 std::string format_key_line(const KeyDigest& digest, std::string_view label,
                             ports::KeyAccess access, std::string_view created) {
-  std::string line;
-  if (access == ports::KeyAccess::read_only) {
-    line += read_only_option;
-    line += ' ';
-  }
-  line += digest_prefix;
-  line += to_hex(digest);
+  std::string line =
+      access == ports::KeyAccess::read_only ? std::string(read_only_option) + ' ' : std::string();
+  line.append(digest_prefix).append(to_hex(digest));
   if (!label.empty()) {
-    line += ' ';
-    line += label;
+    line.append(" ").append(label);
   }
   if (!created.empty()) {
-    line += ' ';
-    line += created_prefix;
-    line += created;
+    line.append(" ").append(created_prefix).append(created);
   }
   line += '\n';
   return line;

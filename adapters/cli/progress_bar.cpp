@@ -17,18 +17,15 @@ std::string amount(std::uint64_t value, ProgressUnit unit) {
   return text;
 }
 
-std::string_view unit_name(ProgressUnit unit) {
-  return unit == ProgressUnit::pets ? "pets" : "MiB";
-}
-
 }  // namespace
 
 std::string render_progress(std::string_view label, std::uint64_t done, std::uint64_t total,
                             ProgressUnit unit, std::size_t bar_width) {
+  const std::string unit_name = unit == ProgressUnit::pets ? " pets" : " MiB";
   std::string line(label);
   line += "  ";
   if (total == 0) {
-    return line + amount(done, unit) + " " + std::string(unit_name(unit));
+    return line + amount(done, unit) + unit_name;
   }
   done = std::min(done, total);
   const auto filled = static_cast<std::size_t>(
@@ -42,8 +39,7 @@ std::string render_progress(std::string_view label, std::uint64_t done, std::uin
   line.append(bar_width - filled, '-');
   line += "]  ";
   line += percent_text;
-  line +=
-      "  " + amount(done, unit) + "/" + amount(total, unit) + " " + std::string(unit_name(unit));
+  line += "  " + amount(done, unit) + "/" + amount(total, unit) + unit_name;
   return line;
 }
 

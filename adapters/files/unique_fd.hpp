@@ -1,6 +1,8 @@
 #pragma once
 // UniqueFd: owns a POSIX file descriptor, so that no error path leaks one. -1 means none.
 
+#include <unistd.h>
+
 namespace petstore::adapters::files {
 
 class UniqueFd {
@@ -10,7 +12,11 @@ class UniqueFd {
   UniqueFd& operator=(UniqueFd&&) = delete;
   UniqueFd(const UniqueFd&) = delete;
   UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd();
+  ~UniqueFd() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+  }
 
   [[nodiscard]] int get() const noexcept { return fd_; }
   [[nodiscard]] bool valid() const noexcept { return fd_ >= 0; }

@@ -12,20 +12,15 @@ namespace {
 
 using Kind = pet_json::PetMembers::Kind;
 
-std::string unknown_member_message(std::string_view name) {
-  const std::string allowed = "; the members are id, name, categoryId and status";
-  if (pet_json::is_quotable_member_name(name)) {
-    return "unknown member \"" + std::string(name) + "\"" + allowed;
-  }
-  return "the line has an unknown member" + allowed;
-}
-
 // to_pet: the Pet rules, one problem reported in a fixed order.
 domain::Result<domain::Pet> to_pet(const pet_json::PetMembers& members) {
   if (members.has_unknown_member) {
     const std::string& name = members.first_unknown_member;
-    return domain::invalid_argument(pet_json::is_quotable_member_name(name) ? name : "",
-                                    unknown_member_message(name));
+    const bool quotable = pet_json::is_quotable_member_name(name);
+    return domain::invalid_argument(
+        quotable ? name : "",
+        (quotable ? "unknown member \"" + name + "\"" : "the line has an unknown member") +
+            std::string("; the members are id, name, categoryId and status"));
   }
   if (members.id == Kind::absent) {
     return domain::invalid_argument("id", "id is required");

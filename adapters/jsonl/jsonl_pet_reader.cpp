@@ -77,12 +77,11 @@ class Collector {
       std::size_t first_line;
     };
     std::vector<Repeat> repeats;
-    for (std::size_t i = 1; i < ids.size(); ++i) {
-      if (ids[i].first == ids[i - 1].first) {
-        const std::size_t first = repeats.empty() || repeats.back().id != ids[i].first
-                                      ? ids[i - 1].second
-                                      : repeats.back().first_line;
-        repeats.push_back(Repeat{ids[i].second, ids[i].first, first});
+    for (std::size_t i = 1, first = 0; i < ids.size(); ++i) {
+      if (ids[i].first != ids[first].first) {
+        first = i;  // sorted by line within an id: the first of its run is its first line
+      } else {
+        repeats.push_back(Repeat{ids[i].second, ids[i].first, ids[first].second});
       }
     }
     repeat_count_ = repeats.size();

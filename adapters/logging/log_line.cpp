@@ -1,4 +1,5 @@
-#include "adapters/logging/log_line.hpp"
+// One log line, JSON (`{"time":...,"level":...,"event":...,` then the fields) or text (`TIME LEVEL
+// EVENT key=value...`, quoted as JSON where needed), into a buffer the caller reuses.
 
 #include <algorithm>
 #include <array>
@@ -7,6 +8,8 @@
 #include <cstring>
 #include <ctime>
 #include <system_error>
+
+#include "adapters/logging/logger.hpp"
 
 namespace petstore::adapters::logging {
 namespace {
@@ -57,7 +60,7 @@ constexpr std::size_t widest_number = 32;  // an int64, a double's shortest form
 // line_bound: the most bytes a line can take, so that its buffer is sized once. The time, level
 // and punctuation take 63; a string escapes to six bytes a byte at worst (\u00XX); json_string
 // may write a block past its end.
-std::size_t line_bound(std::string_view event, LogFields fields) {
+std::size_t line_bound(std::string_view event, std::span<const LogField> fields) {
   const auto string_bound = [](std::size_t bytes) { return (bytes * 6) + 2; };
   std::size_t bound = 64 + string_bound(event.size()) + block_size;
   for (const auto& field : fields) {
@@ -195,32 +198,16 @@ class Writer {
       return;
     }
     *at_++ = '\\';
-    switch (byte) {
-      case '"':
-      case '\\':
-        *at_++ = c;
-        return;
-      case '\b':
-        *at_++ = 'b';
-        return;
-      case '\f':
-        *at_++ = 'f';
-        return;
-      case '\n':
-        *at_++ = 'n';
-        return;
-      case '\r':
-        *at_++ = 'r';
-        return;
-      case '\t':
-        *at_++ = 't';
-        return;
-      default: {
-        constexpr std::string_view hex = "0123456789abcdef";
-        const std::array<char, 5> code{'u', '0', '0', hex[byte >> 4U], hex[byte & 0xFU]};
-        at_ = std::copy(code.begin(), code.end(), at_);
-      }
+    // The bytes JSON escapes by a letter, and their letters.
+    constexpr std::string_view named = "\"\\\b\f\n\r\t";
+    constexpr std::string_view letters = "\"\\bfnrt";
+    if (const std::size_t i = named.find(c); i != std::string_view::npos) {
+      *at_++ = letters[i];
+      return;
     }
+    constexpr std::string_view hex = "0123456789abcdef";
+    const std::array<char, 5> code{'u', '0', '0', hex[byte >> 4U], hex[byte & 0xFU]};
+    at_ = std::copy(code.begin(), code.end(), at_);
   }
 
   char* at_;
@@ -228,8 +215,8 @@ class Writer {
 
 }  // namespace
 
-std::string_view format_line(std::string& buffer, LogFormat format, LogLevel level,
-                             std::string_view event, LogFields fields) {
+std::string_view Logger::format_line(std::string& buffer, LogFormat format, LogLevel level,
+                                     std::string_view event, std::span<const LogField> fields) {
   const bool json = format == LogFormat::json;
   buffer.resize(std::max(buffer.size(), line_bound(event, fields)));
   Writer out(buffer.data());

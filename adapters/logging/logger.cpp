@@ -1,11 +1,11 @@
 #include "adapters/logging/logger.hpp"
 
+#include <array>
 #include <string>
 #include <unistd.h>
 #include <utility>
 
 #include "adapters/logging/line_writer.hpp"
-#include "adapters/logging/log_line.hpp"
 
 namespace petstore::adapters::logging {
 namespace {
@@ -26,12 +26,12 @@ std::unique_ptr<Logger> Logger::to_stdout(LogFormat format, LogLevel level) {
 
 std::unique_ptr<Logger> Logger::to_descriptor(int fd, LogFormat format, LogLevel level,
                                               std::size_t queue_bytes) {
-  auto logger = std::unique_ptr<Logger>(new Logger(format, level));
-  logger->writer_ = std::make_unique<LineWriter>(fd, queue_bytes);
-  return logger;
+  return std::unique_ptr<Logger>(
+      new Logger(std::make_unique<LineWriter>(fd, queue_bytes), format, level));
 }
 
-Logger::Logger(LogFormat format, LogLevel level) : format_(format), level_(level) {}
+Logger::Logger(std::unique_ptr<LineWriter> writer, LogFormat format, LogLevel level)
+    : writer_(std::move(writer)), format_(format), level_(level) {}
 
 Logger::~Logger() { release_held(); }
 
@@ -67,7 +67,7 @@ void Logger::write(std::string_view line) {
   (void)writer_->offer(line);
 }
 
-void Logger::emit(LogLevel level, std::string_view event, LogFields fields) {
+void Logger::emit(LogLevel level, std::string_view event, std::span<const LogField> fields) {
   thread_local std::string buffer;
   write(format_line(buffer, format_, level, event, fields));
 }
@@ -75,8 +75,8 @@ void Logger::emit(LogLevel level, std::string_view event, LogFields fields) {
 void Logger::report_drops() {
   if (const std::uint64_t dropped = writer_->take_drop_report(); dropped != 0) {
     emit(LogLevel::warn, "log_lines_dropped",
-         {{"count", static_cast<std::int64_t>(dropped)},
-          {"message", "stdout was not being read; lines were dropped"}});
+         LogFields{{"count", static_cast<std::int64_t>(dropped)},
+                   {"message", "stdout was not being read; lines were dropped"}});
   }
 }
 
@@ -85,32 +85,26 @@ void Logger::request(const RequestLine& record, LogLevel level) {
     return;
   }
   report_drops();
-  const Milliseconds duration{
-      std::chrono::duration_cast<std::chrono::microseconds>(record.duration).count()};
   const auto or_dash = [](std::string_view text) { return text.empty() ? "-" : text; };
-  const LogField request_id{"request_id", record.request_id};
-  const LogField trace_id{"trace_id", or_dash(record.trace_id)};
-  const LogField span_id{"span_id", or_dash(record.span_id)};
-  const LogField method{"method", or_dash(record.method)};
-  const LogField protocol{"protocol", or_dash(record.protocol)};
-  const LogField route{"route", or_dash(record.route)};
-  const LogField operation{"operation", or_dash(record.operation)};
-  const LogField client{"client", or_dash(record.client_address)};
-  const LogField principal{"principal", or_dash(record.principal)};
-  const LogField key{"key", or_dash(record.key_label)};
-  const LogField status{"status", std::int64_t{record.status}};
-  const LogField took{"duration_ms", duration};
-  const LogField bytes{"bytes", static_cast<std::int64_t>(record.bytes)};
-  const LogField fault{"fault", record.fault};
-  if (record.fault.empty()) {
-    emit(level, "request",
-         {request_id, trace_id, span_id, method, protocol, route, operation, client, principal, key,
-          status, took, bytes});
-  } else {
-    emit(level, "request",
-         {request_id, trace_id, span_id, method, protocol, route, operation, client, principal, key,
-          status, took, bytes, fault});
-  }
+  const std::array<LogField, 14> fields{
+      {{"request_id", record.request_id},
+       {"trace_id", or_dash(record.trace_id)},
+       {"span_id", or_dash(record.span_id)},
+       {"method", or_dash(record.method)},
+       {"protocol", or_dash(record.protocol)},
+       {"route", or_dash(record.route)},
+       {"operation", or_dash(record.operation)},
+       {"client", or_dash(record.client_address)},
+       {"principal", or_dash(record.principal)},
+       {"key", or_dash(record.key_label)},
+       {"status", std::int64_t{record.status}},
+       {"duration_ms",
+        Milliseconds{
+            std::chrono::duration_cast<std::chrono::microseconds>(record.duration).count()}},
+       {"bytes", static_cast<std::int64_t>(record.bytes)},
+       {"fault", record.fault}}};
+  // The fault field only when there is one.
+  emit(level, "request", std::span(fields).first(record.fault.empty() ? 13 : 14));
 }
 
 void Logger::log(LogLevel level, std::string_view event, LogFields fields) {
@@ -126,7 +120,7 @@ void Logger::announce(std::string_view event, std::string_view message) {
   // Whatever the level filter says; first, then whatever was held.
   std::string buffer;
   const std::string_view line =
-      format_line(buffer, format_, LogLevel::info, event, {{"message", message}});
+      format_line(buffer, format_, LogLevel::info, event, LogFields{{"message", message}});
   const std::vector<std::string> held = take_held();
   (void)writer_->offer_now(line);
   for (const auto& waiting : held) {

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -86,9 +87,14 @@ class Logger {
   void error(std::string_view event, LogFields fields = {}) { log(LogLevel::error, event, fields); }
 
  private:
-  Logger(LogFormat format, LogLevel level);
+  Logger(std::unique_ptr<LineWriter> writer, LogFormat format, LogLevel level);
   [[nodiscard]] bool enabled(LogLevel level) const { return level >= level_; }
-  void emit(LogLevel level, std::string_view event, LogFields fields);
+  // format_line (log_line.cpp): the whole line, '\n' included, written at the start of `buffer`
+  // (grown when the line could pass its end, never shrunk). Time is UTC to the millisecond. It
+  // neither locks nor, once the buffer has grown, allocates.
+  static std::string_view format_line(std::string& buffer, LogFormat format, LogLevel level,
+                                      std::string_view event, std::span<const LogField> fields);
+  void emit(LogLevel level, std::string_view event, std::span<const LogField> fields);
   // write: one whole line, to the writer (or held, until the announcement).
   void write(std::string_view line);
   // report_drops: logs how many lines were dropped, once writing works again.

@@ -4,8 +4,6 @@
 #include <charconv>
 #include <utility>
 
-#include "adapters/metrics/process_metrics.hpp"
-
 namespace petstore::adapters::metrics {
 namespace {
 

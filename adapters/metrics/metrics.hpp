@@ -17,8 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/metrics/shards.hpp"
-
 namespace petstore::adapters::metrics {
 
 // The text format's lines (metrics.cpp, process_metrics.cpp): a metric's HELP and TYPE lines; one
@@ -29,6 +27,45 @@ void append_sample(std::string& out, std::string_view name, std::string_view lab
                    std::string_view value);
 void append_scalar(std::string& out, std::string_view name, std::string_view type,
                    std::string_view help, std::string_view value);
+
+// append_process_metrics (process_metrics.cpp): the standard Linux process metrics of Prometheus
+// client libraries, read from /proc at scrape time. A value /proc does not give (a hardened
+// sandbox) is left out rather than guessed.
+void append_process_metrics(std::string& out);
+
+// Per-thread slots for counters every serving thread updates on every request: one shared atomic
+// would move its cache line between cores at each update (docs/dependencies.md). A scrape sums the
+// slots. Threads are dealt slots in turn, once each.
+inline constexpr std::size_t shard_count = 16;
+
+// this_threads_shard: the calling thread's slot, from 0 to shard_count - 1.
+[[nodiscard]] inline std::size_t this_threads_shard() noexcept {
+  static std::atomic<std::size_t> next{0};
+  thread_local const std::size_t shard = next.fetch_add(1, std::memory_order_relaxed) % shard_count;
+  return shard;
+}
+
+// Sharded: `T` a thread (its cache line alone), shard_count of them; `T` holds atomics.
+template <class T>
+class Sharded {
+ public:
+  [[nodiscard]] T& mine() noexcept { return shards_[this_threads_shard()].value; }
+  // sum: `read` of every shard, added up (a scrape).
+  template <class Read>
+  [[nodiscard]] auto sum(Read read) const {
+    decltype(read(shards_[0].value)) total{};
+    for (const auto& shard : shards_) {
+      total += read(shard.value);
+    }
+    return total;
+  }
+
+ private:
+  struct alignas(64) Padded {
+    T value{};
+  };
+  std::array<Padded, shard_count> shards_{};
+};
 
 // WordCounts: a lock-free counter for each word of a fixed set, as an adapter names its reasons;
 // a word outside the set counts as the last one, so that nothing else ever becomes a label.
@@ -54,7 +91,7 @@ class WordCounts {
 };
 
 // Histogram: cumulative-bucket latency histogram in seconds, lock-free, a slot a thread
-// (shards.hpp); buckets from 25 us to 10 s in 1-2.5-5 steps (docs/decisions/latency-buckets.md).
+// (Sharded); buckets from 25 us to 10 s in 1-2.5-5 steps (docs/decisions/latency-buckets.md).
 class Histogram {
  public:
   static constexpr std::array<double, 18> bounds{0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001,

@@ -1,6 +1,3 @@
-#include "adapters/metrics/process_metrics.hpp"
-
-#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +9,7 @@
 #include <vector>
 
 #include "adapters/metrics/metrics.hpp"
+#include "domain/whole_number.hpp"
 
 namespace petstore::adapters::metrics {
 namespace {
@@ -51,10 +49,7 @@ std::optional<ProcessStat> read_stat() {
     return std::nullopt;
   }
   const auto number = [&](std::size_t index) {
-    std::uint64_t value = 0;
-    const std::string& field = after_name[index];
-    std::from_chars(field.data(), field.data() + field.size(), value);
-    return value;
+    return domain::parse_whole<std::uint64_t>(after_name[index]).value_or(0);
   };
   return ProcessStat{number(utime), number(stime), number(starttime), number(vsize), number(rss)};
 }
@@ -64,10 +59,7 @@ std::optional<std::uint64_t> boot_time_seconds() {
   std::ifstream file("/proc/stat");
   for (std::string line; std::getline(file, line);) {
     if (line.starts_with("btime ")) {
-      std::uint64_t seconds = 0;
-      const char* first = line.data() + 6;
-      const auto [end, error] = std::from_chars(first, line.data() + line.size(), seconds);
-      return error == std::errc{} && end != first ? std::optional(seconds) : std::nullopt;
+      return domain::parse_whole<std::uint64_t>(std::string_view(line).substr(6));
     }
   }
   return std::nullopt;

@@ -15,28 +15,15 @@ namespace {
 constexpr std::string_view hex_digits = "0123456789abcdef";
 
 void append_escaped_control(std::string& out, unsigned char byte) {
-  switch (byte) {
-    case '\b':
-      out += "\\b";
-      return;
-    case '\f':
-      out += "\\f";
-      return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
-    default:
-      out += "\\u00";
-      out += hex_digits[byte >> 4U];
-      out += hex_digits[byte & 0x0FU];
-      return;
+  constexpr std::string_view short_escapes = "btn_fr";  // \b to \r; JSON has no \v
+  if (byte >= '\b' && byte <= '\r' && byte != '\v') {
+    out += '\\';
+    out += short_escapes[byte - '\b'];
+    return;
   }
+  out += "\\u00";
+  out += hex_digits[byte >> 4U];
+  out += hex_digits[byte & 0x0FU];
 }
 
 // needs_escaping: whether a valid name (no controls) holds '"' or '\\', all JSON escapes in one.
@@ -71,25 +58,19 @@ void append_pet_object(std::string& out, const domain::Pet& pet, std::string_vie
   out.append(text.data(), at);
 }
 
-// encoded_size_bound: at least the bytes append_pet writes for `pet` when its name is plain.
-std::size_t encoded_size_bound(const domain::Pet& pet) {
-  return pet_fixed_bytes + pet.name.value().size() + domain::to_string(pet.status).size();
-}
-
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
   while (!text.empty()) {
     // Copy the longest run that needs no attention in one append.
-    std::size_t run = 0;
-    while (run < text.size()) {
-      const auto byte = static_cast<unsigned char>(text[run]);
-      if (byte < 0x20U || byte >= 0x7FU || byte == '"' || byte == '\\') {
-        break;
-      }
-      ++run;
-    }
+    const auto run = static_cast<std::size_t>(
+        std::find_if(text.begin(), text.end(),
+                     [](char c) {
+                       const auto byte = static_cast<unsigned char>(c);
+                       return byte < 0x20U || byte >= 0x7FU || byte == '"' || byte == '\\';
+                     }) -
+        text.begin());
     out.append(text.data(), run);
     text.remove_prefix(run);
     if (text.empty()) {
@@ -130,16 +111,15 @@ void append_pet(std::string& out, const domain::Pet& pet) {
 void append_pets(std::string& out, std::span<const domain::Pet> pets) {
   std::size_t bound = out.size() + 2 + pets.size();  // brackets and commas
   for (const domain::Pet& pet : pets) {
-    bound += encoded_size_bound(pet);
+    // At least what append_pet writes for a plain name.
+    bound += pet_fixed_bytes + pet.name.value().size() + domain::to_string(pet.status).size();
   }
   out.reserve(bound);  // one allocation for a page of plain names
   out += '[';
-  bool first = true;
   for (const domain::Pet& pet : pets) {
-    if (!first) {
+    if (&pet != pets.data()) {
       out += ',';
     }
-    first = false;
     append_pet(out, pet);
   }
   out += ']';

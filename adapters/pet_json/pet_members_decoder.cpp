@@ -1,12 +1,51 @@
 // The decoder keeps no more than it must: member names for the repetition check, and the strings
-// of name and status only.
+// of name and status only. The member rules' messages are the contract's, in the API and import.
 
 #include "adapters/pet_json/pet_members_decoder.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <utility>
 
 namespace petstore::adapters::pet_json {
+
+using Kind = PetMembers::Kind;
+
+domain::Result<domain::PetName> name_of(const PetMembers& members) {
+  if (members.name == Kind::absent) {
+    return domain::invalid_argument("name", "name is required");
+  }
+  if (members.name != Kind::string) {
+    return domain::invalid_argument("name", "name must be a string");
+  }
+  return domain::PetName::parse(members.name_text, "name");
+}
+
+domain::Result<domain::CategoryId> category_id_of(const PetMembers& members) {
+  if (members.category_id == Kind::absent) {
+    return domain::invalid_argument("categoryId", "categoryId is required");
+  }
+  if (members.category_id != Kind::integer) {
+    return domain::invalid_argument("categoryId", "categoryId must be an integer within int64");
+  }
+  return domain::CategoryId{members.category_id_value};
+}
+
+domain::Result<domain::PetStatus> status_of(const PetMembers& members,
+                                            std::optional<domain::PetStatus> when_absent) {
+  if (members.status == Kind::absent && when_absent) {
+    return *when_absent;
+  }
+  if (members.status == Kind::absent) {
+    return domain::invalid_argument("status", "status is required");
+  }
+  if (members.status != Kind::string) {
+    return domain::invalid_argument("status",
+                                    "status must be a string, one of available, pending, sold");
+  }
+  return domain::parse_pet_status(members.status_text, "status");
+}
 
 void PetMembersDecoder::reset() {
   depth_ = 0;
@@ -31,53 +70,23 @@ bool PetMembersDecoder::on_value(Kind kind, ErrorCode& ec) {
   if (depth_ == 0) {
     return stop(DecoderStop::not_an_object, ec);
   }
-  if (depth_ == 1) {
-    switch (member_) {
-      case Member::id:
-        members_.id = kind;
-        break;
-      case Member::name:
-        members_.name = kind;
-        if (kind == Kind::string) {
-          members_.name_text = std::move(string_);
-        }
-        break;
-      case Member::category_id:
-        members_.category_id = kind;
-        break;
-      case Member::status:
-        members_.status = kind;
-        if (kind == Kind::string) {
-          members_.status_text = std::move(string_);
-        }
-        break;
-      case Member::unknown:
-        break;
+  if (depth_ == 1 && member_ != Member::unknown) {
+    // Each Member's kind in PetMembers, in Member's order.
+    constexpr std::array kinds{&PetMembers::id, &PetMembers::name, &PetMembers::category_id,
+                               &PetMembers::status};
+    members_.*kinds[static_cast<std::size_t>(member_)] = kind;
+    if (kind == Kind::string && (member_ == Member::name || member_ == Member::status)) {
+      (member_ == Member::name ? members_.name_text : members_.status_text) = std::move(string_);
     }
   }
   string_.clear();
   return true;
 }
 
-PetMembersDecoder::Member PetMembersDecoder::known_member(std::string_view name) {
-  if (name == "id") {
-    return Member::id;
-  }
-  if (name == "name") {
-    return Member::name;
-  }
-  if (name == "categoryId") {
-    return Member::category_id;
-  }
-  if (name == "status") {
-    return Member::status;
-  }
-  return Member::unknown;
-}
-
 bool PetMembersDecoder::check_key(ErrorCode& ec) {
   if (depth_ == 1) {
-    member_ = known_member(key_);
+    constexpr std::array<std::string_view, 4> known{"id", "name", "categoryId", "status"};
+    member_ = static_cast<Member>(std::find(known.begin(), known.end(), key_) - known.begin());
     if (member_ != Member::unknown) {
       // A pet's members at the top level, the usual case, need a bit each, not the set of names.
       const auto bit = static_cast<unsigned>(1U << static_cast<unsigned>(member_));
@@ -104,9 +113,6 @@ bool PetMembersDecoder::check_key(ErrorCode& ec) {
   return true;
 }
 
-bool PetMembersDecoder::on_document_begin(ErrorCode& /*ec*/) { return true; }
-bool PetMembersDecoder::on_document_end(ErrorCode& /*ec*/) { return true; }
-
 bool PetMembersDecoder::on_object_begin(ErrorCode& ec) {
   if (depth_ == 1 && !on_value(Kind::other, ec)) {
     return false;
@@ -131,33 +137,12 @@ bool PetMembersDecoder::on_array_begin(ErrorCode& ec) {
   return true;
 }
 
-bool PetMembersDecoder::on_array_end(std::size_t size, ErrorCode& ec) {
-  return on_object_end(size, ec);  // an array's entry in open_objects_ goes the same way
-}
-
-bool PetMembersDecoder::on_key_part(StringView part, std::size_t /*size*/, ErrorCode& /*ec*/) {
-  key_.append(part.data(), part.size());
-  return true;
-}
-
-bool PetMembersDecoder::on_key(StringView part, std::size_t /*size*/, ErrorCode& ec) {
-  key_.append(part.data(), part.size());
-  return check_key(ec);
-}
-
 bool PetMembersDecoder::on_string_part(StringView part, std::size_t /*size*/, ErrorCode& /*ec*/) {
   if (depth_ == 1 && (member_ == Member::name || member_ == Member::status)) {
     string_.append(part.data(), part.size());
   }
   return true;
 }
-
-bool PetMembersDecoder::on_string(StringView part, std::size_t size, ErrorCode& ec) {
-  on_string_part(part, size, ec);
-  return on_value(Kind::string, ec);
-}
-
-bool PetMembersDecoder::on_number_part(StringView /*part*/, ErrorCode& /*ec*/) { return true; }
 
 bool PetMembersDecoder::on_int64(std::int64_t value, StringView /*text*/, ErrorCode& ec) {
   if (depth_ == 1 && member_ == Member::id) {
@@ -175,14 +160,5 @@ bool PetMembersDecoder::on_uint64(std::uint64_t value, StringView text, ErrorCod
   }
   return on_value(Kind::other, ec);
 }
-
-bool PetMembersDecoder::on_double(double /*value*/, StringView /*text*/, ErrorCode& ec) {
-  return on_value(Kind::other, ec);  // a fraction, an exponent, or past the int64 range
-}
-
-bool PetMembersDecoder::on_bool(bool /*value*/, ErrorCode& ec) { return on_value(Kind::other, ec); }
-bool PetMembersDecoder::on_null(ErrorCode& ec) { return on_value(Kind::null, ec); }
-bool PetMembersDecoder::on_comment_part(StringView /*part*/, ErrorCode& /*ec*/) { return true; }
-bool PetMembersDecoder::on_comment(StringView /*part*/, ErrorCode& /*ec*/) { return true; }
 
 }  // namespace petstore::adapters::pet_json

@@ -15,29 +15,7 @@ namespace {
 
 constexpr std::size_t max_quoted_name = 64;
 
-boost::json::parse_options parse_options() {
-  boost::json::parse_options options;
-  options.max_depth = max_json_depth;
-  return options;
-}
-
 std::string noun(JsonText text) { return text == JsonText::body ? "the body" : "the line"; }
-
-std::string empty_message(JsonText text) {
-  return text == JsonText::body ? "the body is empty; it must be a JSON object"
-                                : "the line is empty; each line must be one JSON object";
-}
-
-std::string repeated_member_message(std::string_view name) {
-  if (is_quotable_member_name(name)) {
-    return "member \"" + std::string(name) + "\" appears twice in one object";
-  }
-  return "a member name appears twice in one object";
-}
-
-bool is_utf8_continuation(char c) noexcept {
-  return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U;
-}
 
 }  // namespace
 
@@ -51,7 +29,8 @@ bool is_quotable_member_name(std::string_view name) noexcept {
   });
 }
 
-PetObjectReader::PetObjectReader(JsonText text) : text_(text), parser_(parse_options()) {}
+PetObjectReader::PetObjectReader(JsonText text)
+    : text_(text), parser_(boost::json::parse_options{.max_depth = max_json_depth}) {}
 PetObjectReader::~PetObjectReader() = default;
 
 void PetObjectReader::restart() {
@@ -61,7 +40,9 @@ void PetObjectReader::restart() {
 
 boost::system::result<PetMembers, JsonSyntaxError> PetObjectReader::read(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return JsonSyntaxError{empty_message(text_)};
+    return JsonSyntaxError{text_ == JsonText::body
+                               ? "the body is empty; it must be a JSON object"
+                               : "the line is empty; each line must be one JSON object"};
   }
   restart();
   boost::json::error_code ec;
@@ -71,7 +52,11 @@ boost::system::result<PetMembers, JsonSyntaxError> PetObjectReader::read(std::st
     case DecoderStop::not_an_object:
       return JsonSyntaxError{noun(text_) + " must be a JSON object"};
     case DecoderStop::repeated_member: {
-      std::string message = repeated_member_message(decoder.repeated_member());
+      // Made before failure_offset, which resets the decoder and its name.
+      const std::string& name = decoder.repeated_member();
+      std::string message = is_quotable_member_name(name)
+                                ? "member \"" + name + "\" appears twice in one object"
+                                : "a member name appears twice in one object";
       return at(std::move(message), text, failure_offset(text));
     }
     case DecoderStop::none:
@@ -170,9 +155,11 @@ JsonSyntaxError PetObjectReader::at(std::string message, std::string_view text,
   const std::string_view before = text.substr(0, offset);
   const std::size_t line_start = before.rfind('\n') + 1;  // npos + 1 is 0
   const std::string_view line_before = before.substr(line_start);
-  const auto column = 1 + line_before.size() -
-                      static_cast<std::size_t>(std::count_if(line_before.begin(), line_before.end(),
-                                                             is_utf8_continuation));
+  // A column counts code points: every byte but UTF-8's continuation bytes.
+  const auto continuations = std::count_if(line_before.begin(), line_before.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U;
+  });
+  const auto column = 1 + line_before.size() - static_cast<std::size_t>(continuations);
   if (text_ == JsonText::body) {
     const auto line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
     message += " (line " + std::to_string(line) + ", column " + std::to_string(column) + ")";

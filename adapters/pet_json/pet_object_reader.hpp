@@ -11,7 +11,6 @@
 #include <boost/json/basic_parser.hpp>
 #include <boost/system/result.hpp>
 
-#include "adapters/pet_json/pet_members.hpp"
 #include "adapters/pet_json/pet_members_decoder.hpp"
 
 namespace petstore::adapters::pet_json {

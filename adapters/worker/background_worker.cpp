@@ -3,17 +3,6 @@
 #include <utility>
 
 namespace petstore::adapters::worker {
-namespace {
-
-void drop_all(std::multimap<BackgroundWorker::Clock::time_point, BackgroundWorker::Job>& jobs) {
-  for (auto& [at, job] : jobs) {
-    if (job.dropped) {
-      job.dropped();
-    }
-  }
-}
-
-}  // namespace
 
 BackgroundWorker::BackgroundWorker()
     : state_(std::make_shared<State>()),
@@ -33,45 +22,34 @@ bool BackgroundWorker::post(Job job, Clock::time_point at) {
   return true;
 }
 
-BackgroundWorker::Closing BackgroundWorker::close_queue(
-    std::multimap<Clock::time_point, Job>& dropped, bool leave) {
-  Closing closing{true, false};
+void BackgroundWorker::close() { (void)close_leaving(false); }
+
+bool BackgroundWorker::close_without_waiting() { return close_leaving(true); }
+
+bool BackgroundWorker::close_leaving(bool leave) {
+  std::multimap<Clock::time_point, Job> dropped;
+  bool left = false;  // a job under way runs on
   {
     const std::lock_guard lock(state_->mutex);
     if (state_->closed) {
-      return {false, state_->job_left};
+      return !state_->job_left;  // only the first close may join or detach the thread
     }
     state_->closed = true;
     dropped.swap(state_->jobs);
-    closing.running = state_->running;
-    state_->job_left = leave && closing.running;
+    left = state_->job_left = leave && state_->running;
   }
   thread_.request_stop();  // wakes the wait and the job under way
-  return closing;
-}
-
-void BackgroundWorker::close() {
-  std::multimap<Clock::time_point, Job> dropped;
-  if (!close_queue(dropped, false).first) {
-    return;
-  }
-  thread_.join();
-  drop_all(dropped);
-}
-
-bool BackgroundWorker::close_without_waiting() {
-  std::multimap<Clock::time_point, Job> dropped;
-  const Closing closing = close_queue(dropped, true);
-  if (!closing.first) {
-    return !closing.running;
-  }
-  if (closing.running) {
+  if (left) {
     thread_.detach();  // it ends once the job returns: the state it uses is shared
   } else {
-    thread_.join();  // closed with nothing under way: it can start nothing more
+    thread_.join();  // closed with nothing left under way: it can start nothing more
   }
-  drop_all(dropped);
-  return !closing.running;
+  for (auto& [at, job] : dropped) {
+    if (job.dropped) {
+      job.dropped();
+    }
+  }
+  return !left;
 }
 
 void BackgroundWorker::work(State& state, const std::stop_token& stop) {

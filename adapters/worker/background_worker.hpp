@@ -53,15 +53,9 @@ class BackgroundWorker {
     bool running = false;   // a job is under way
     bool job_left = false;  // close_without_waiting left one under way
   };
-  // Closing: what close_queue found.
-  struct Closing {
-    bool first;    // this call closed the queue: it alone may join or detach the thread
-    bool running;  // a job was under way (a later call: one was left under way)
-  };
-
   static void work(State& state, const std::stop_token& stop);
-  // close_queue: closes, moving the queued jobs to `dropped`; `leave`: a job under way runs on.
-  Closing close_queue(std::multimap<Clock::time_point, Job>& dropped, bool leave);
+  // close_leaving: close(), or with `leave` close_without_waiting().
+  bool close_leaving(bool leave);
 
   std::shared_ptr<State> state_;
   std::jthread thread_;  // last: started once the rest is set

@@ -1,14 +1,13 @@
 // backup_lmdb_store: the copy opens as a store with the same pets, ids and idempotency records;
 // the output directory must be new or empty; a data dir without a store is refused.
 
-#include "adapters/storage/lmdb/lmdb_backup.hpp"
-
 #include <fstream>
 #include <optional>
 #include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
+#include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 #include "ports/pet_repository_contract.hpp"
 

@@ -11,7 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/storage/lmdb/lmdb_create_batch.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_test_support.hpp"
 #include "ports/pet_repository_contract.hpp"

@@ -16,7 +16,6 @@
 #include <boost/asio/io_context.hpp>
 
 #include "adapters/http/server/connection_registry.hpp"
-#include "adapters/http/server/connection_state.hpp"
 #include "adapters/http/server/h2_protocol.hpp"
 #include "bootstrap/service.hpp"
 #include "support/fake_clock.hpp"
@@ -70,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   http::ConnectionState state;
   state.client_address = "192.0.2.1";
   boost::asio::io_context io;
-  auto protocol = http::Http2Protocol::start(io.get_executor(), state, context, [] {});
+  auto protocol = std::make_shared<http::Http2Protocol>(io.get_executor(), state, context, [] {});
 
   std::string sent;
   std::string out;

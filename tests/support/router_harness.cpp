@@ -9,7 +9,7 @@
 #include <boost/json/value.hpp>
 
 #include "adapters/http/api/routes.hpp"
-#include "adapters/http/server/exchange_watch.hpp"
+#include "adapters/http/server/http_observer.hpp"
 #include "support/fake_key_verifier.hpp"
 #include "support/json_bodies.hpp"
 

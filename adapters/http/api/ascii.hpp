@@ -6,11 +6,14 @@
 #include <array>
 #include <charconv>
 #include <concepts>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "domain/whole_number.hpp"
+
 namespace petstore::adapters::http {
+
+using domain::parse_whole;
 
 [[nodiscard]] constexpr char ascii_lower(char c) noexcept {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -42,18 +45,6 @@ void append_decimal(std::string& out, Integer value) {
   std::array<char, 24> digits{};  // every 64-bit integer fits
   const auto written = std::to_chars(digits.data(), digits.data() + digits.size(), value);
   out.append(digits.data(), written.ptr);
-}
-
-// parse_whole: `text` whole as a decimal Integer; from_chars takes '-' as its only sign and no
-// whitespace, so nothing but digits after an optional '-' (for a signed Integer) passes.
-template <std::integral Integer>
-[[nodiscard]] std::optional<Integer> parse_whole(std::string_view text) noexcept {
-  Integer value{};
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) {
-    return std::nullopt;
-  }
-  return value;
 }
 
 }  // namespace petstore::adapters::http

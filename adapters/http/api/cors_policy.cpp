@@ -79,22 +79,15 @@ domain::Result<std::string> serialise_origin(std::string_view text) {
   }
   // The host as a browser writes it: in lower case, an IPv6 address canonical and bracketed.
   std::string host;
-  switch (url->host_type()) {
-    case boost::urls::host_type::ipv4:
-      host = url->host_ipv4_address().to_string();
-      break;
-    case boost::urls::host_type::ipv6:
-      host = "[" + url->host_ipv6_address().to_string() + "]";
-      break;
-    case boost::urls::host_type::name:
-      host = url->encoded_host();
-      std::transform(host.begin(), host.end(), host.begin(), ascii_lower);
-      host = valid_name(host) ? host : std::string();
-      break;
-    default:
-      break;
+  if (url->host_type() == boost::urls::host_type::ipv4) {
+    host = url->host_ipv4_address().to_string();
+  } else if (url->host_type() == boost::urls::host_type::ipv6) {
+    host = "[" + url->host_ipv6_address().to_string() + "]";
+  } else if (url->host_type() == boost::urls::host_type::name) {
+    host = url->encoded_host();
+    std::transform(host.begin(), host.end(), host.begin(), ascii_lower);
   }
-  if (host.empty()) {
+  if (host.empty() || (url->host_type() == boost::urls::host_type::name && !valid_name(host))) {
     return not_an_origin(text, "the host is missing or malformed");
   }
   const bool https = url->scheme_id() == boost::urls::scheme::https;

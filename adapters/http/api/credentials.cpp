@@ -19,17 +19,6 @@ constexpr std::array<bool, 256> token68_chars = [] {
   return table;
 }();
 
-bool is_token68_char(char c) { return token68_chars[static_cast<unsigned char>(c)]; }
-
-// token68 = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
-bool is_token68(std::string_view text) {
-  const auto body_end = std::find_if_not(text.begin(), text.end(), is_token68_char);
-  if (body_end == text.begin()) {
-    return false;
-  }
-  return std::all_of(body_end, text.end(), [](char c) { return c == '='; });
-}
-
 }  // namespace
 
 Credentials read_credentials(std::optional<std::string_view> value, bool repeated) {
@@ -50,7 +39,12 @@ Credentials read_credentials(std::optional<std::string_view> value, bool repeate
   }
   std::string_view token = header.substr(scheme_end);
   token.remove_prefix(std::min(token.find_first_not_of(' '), token.size()));
-  if (!is_token68(token)) {
+  // token68 = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+  const auto padding = std::find_if_not(token.begin(), token.end(), [](char c) {
+    return token68_chars[static_cast<unsigned char>(c)];
+  });
+  if (padding == token.begin() ||
+      !std::all_of(padding, token.end(), [](char c) { return c == '='; })) {
     return {Credentials::Kind::malformed, {}};
   }
   return {Credentials::Kind::bearer, token};

@@ -45,8 +45,18 @@ HttpResponse error_response(const domain::Error& error, std::string_view invalid
       return error_response(400, invalid_argument_code, error.message);
     case ErrorCode::not_found:
       return error_response(404, "not_found", error.message);
-    case ErrorCode::unauthenticated:
-      return unauthorized(!error.field.empty());
+    case ErrorCode::unauthenticated: {
+      // A presented key was refused: error="invalid_token" (RFC 6750 section 3).
+      const bool presented = !error.field.empty();
+      HttpResponse response =
+          error_response(401, "unauthorized",
+                         presented ? "the API key in the Authorization header is not accepted"
+                                   : "an API key is required: send Authorization: Bearer <key>");
+      response.set_header("WWW-Authenticate",
+                          presented ? R"(Bearer realm="petstore", error="invalid_token")"
+                                    : R"(Bearer realm="petstore")");
+      return response;
+    }
     case ErrorCode::permission_denied:
       return error_response(403, "forbidden", error.message);
     case ErrorCode::conflict:
@@ -73,17 +83,6 @@ HttpResponse error_response(const domain::Error& error, std::string_view invalid
   HttpResponse response =
       error_response(500, "internal_error", "the server failed to answer this request");
   response.fault = fault_words(error);
-  return response;
-}
-
-HttpResponse unauthorized(bool key_presented) {
-  HttpResponse response =
-      error_response(401, "unauthorized",
-                     key_presented ? "the API key in the Authorization header is not accepted"
-                                   : "an API key is required: send Authorization: Bearer <key>");
-  response.set_header("WWW-Authenticate", key_presented
-                                              ? R"(Bearer realm="petstore", error="invalid_token")"
-                                              : R"(Bearer realm="petstore")");
   return response;
 }
 

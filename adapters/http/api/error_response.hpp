@@ -18,7 +18,8 @@ inline constexpr int unavailable_retry_after_seconds = 1;
                                           std::string_view message);
 
 // error_response: the response for a core error. invalid_argument becomes 400 with
-// `invalid_argument_code` (validation_failed or invalid_parameter, depending on where it arose).
+// `invalid_argument_code` (validation_failed or invalid_parameter, depending on where it arose);
+// unauthenticated, 401 with RFC 6750's WWW-Authenticate challenge.
 [[nodiscard]] HttpResponse error_response(const domain::Error& error,
                                           std::string_view invalid_argument_code);
 
@@ -26,9 +27,5 @@ inline constexpr int unavailable_retry_after_seconds = 1;
 // have been meant for /v1).
 [[nodiscard]] HttpResponse refusal(unsigned status, std::string_view code,
                                    std::string_view message);
-
-// unauthorized: 401 with the WWW-Authenticate challenge of RFC 6750; `key_presented` adds
-// error="invalid_token".
-[[nodiscard]] HttpResponse unauthorized(bool key_presented);
 
 }  // namespace petstore::adapters::http

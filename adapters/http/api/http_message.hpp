@@ -2,6 +2,7 @@
 // HttpRequest and HttpResponse: the parts of an HTTP exchange the router reads and writes. Free of
 // Beast, so that routing is a pure, unit-testable function and most files skip Beast's templates.
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/http/api/ascii.hpp"
 #include "ports/callback.hpp"
 #include "ports/completion.hpp"
 
@@ -73,18 +75,26 @@ struct HttpResponse {
   // fault: a failed call's own words (message and detail) for a 500 or 503's log line; never sent.
   std::string fault;
 
-  // Most responses carry at most this many fields of their own.
-  static constexpr std::size_t typical_header_count = 6;
-
   // set_header: adds the field (never one of the v1 fields); returns its value as stored, valid
   // until the response changes.
   std::string_view set_header(HeaderName name, std::string value) {
     if (headers.empty()) {
-      headers.reserve(typical_header_count);
+      headers.reserve(6);  // most responses carry at most this many fields of their own
     }
     return headers.emplace_back(name, std::move(value)).second;
   }
-  [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
+  [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const {
+    if (v1_fields && equals_ignoring_case(name, "Cache-Control")) {
+      return "no-store";
+    }
+    if (v1_fields && equals_ignoring_case(name, "X-Content-Type-Options")) {
+      return "nosniff";
+    }
+    const auto found = std::find_if(headers.begin(), headers.end(), [name](const auto& field) {
+      return equals_ignoring_case(field.first.text(), name);
+    });
+    return found == headers.end() ? std::nullopt : std::optional<std::string_view>(found->second);
+  }
 };
 
 // unanswered: 500 with the /v1 headers (only /v1 waits), for a Respond dropped uncalled.

@@ -13,13 +13,6 @@
 namespace petstore::adapters::http {
 namespace {
 
-// RFC 9745 Deprecation: getPet has been deprecated since interface 1.0.0 was published,
-// 2026-01-01T00:00:00Z (docs/decisions/get-pet-deprecation.md). RFC 8594 Sunset: the removal
-// date of the spec.
-constexpr std::string_view deprecation_value = "@1767225600";
-constexpr std::string_view sunset_value = "Thu, 05 Dec 2030 00:00:00 GMT";
-constexpr std::string_view successor_link = R"(</v1/pets>; rel="successor-version")";
-
 HttpResponse json_response(unsigned status, std::string body) {
   HttpResponse response;
   response.status = status;
@@ -40,22 +33,6 @@ std::string next_page_link(const ports::PetQuery& query, domain::PetId last) {
   }
   link += R"(>; rel="next")";
   return link;
-}
-
-void add_deprecation_headers(HttpResponse& response) {
-  response.set_header("Deprecation", std::string(deprecation_value));
-  response.set_header("Sunset", std::string(sunset_value));
-  response.set_header("Link", std::string(successor_link));
-}
-
-HttpResponse created(const domain::Pet& pet) {
-  std::string body;
-  pet_json::append_pet(body, pet);
-  HttpResponse response = json_response(201, std::move(body));
-  std::string location = "/v1/pets/";
-  append_decimal(location, pet.id.value);
-  response.set_header("Location", std::move(location));
-  return response;
 }
 
 ports::TraceContext trace_of(const HttpRequest& request) {
@@ -142,7 +119,13 @@ void create_pet(const application::CreatePet& create, const ports::Principal& pr
       principal, std::move(*pet), std::move(idempotency_key),
       [respond = std::move(respond)](domain::Result<domain::Pet> stored) mutable {
         if (stored) {
-          answer(respond, created(*stored));
+          std::string body;
+          pet_json::append_pet(body, *stored);
+          HttpResponse response = json_response(201, std::move(body));
+          std::string location = "/v1/pets/";
+          append_decimal(location, stored->id.value);
+          response.set_header("Location", std::move(location));
+          answer(respond, std::move(response));
         } else if (stored.error().code == domain::ErrorCode::invalid_argument) {
           answer(respond, error_response(400, "invalid_parameter",
                                          "Idempotency-Key is longer than the store can keep"));
@@ -174,7 +157,12 @@ void get_pet(const application::GetPet& get, std::string_view pet_id, const Http
                 response = error_response(pet.error(), "invalid_parameter");
               }
               if (response.status == 200 || response.status == 404) {
-                add_deprecation_headers(response);
+                // RFC 9745 Deprecation: getPet has been deprecated since interface 1.0.0 was
+                // published, 2026-01-01T00:00:00Z (docs/decisions/get-pet-deprecation.md).
+                // RFC 8594 Sunset: the removal date of the spec.
+                response.set_header("Deprecation", "@1767225600");
+                response.set_header("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT");
+                response.set_header("Link", R"(</v1/pets>; rel="successor-version")");
               }
               answer(respond, std::move(response));
             },

@@ -26,64 +26,12 @@ HttpResponse method_not_allowed(const Route& route) {
 
 HttpResponse not_found_path() { return error_response(404, "not_found", "no such path"); }
 
-boost::system::result<boost::urls::url_view> parse_target(std::string_view target) {
-  if (!target.empty() && target.front() == '/') {
-    return boost::urls::parse_origin_form(target);
-  }
-  return boost::urls::parse_absolute_uri(target);
-}
-
-// is_under_v1: whether a path that fits no route is still under /v1 (and so authenticates
-// first), judged by its first segment, decoded, as routes are matched.
-bool is_under_v1(const boost::urls::segments_encoded_view& segments) {
-  return !segments.empty() && **segments.begin() == "v1";
-}
-
-// A target that is no valid URI, judged by its raw path; or a plain path (is_plain_path), whose
-// first segment is its own decoding.
-bool is_under_v1(std::string_view raw_path) {
-  return raw_path == "/v1" || raw_path.starts_with("/v1/");
-}
-
-std::string_view raw_path(std::string_view target) {
-  return target.substr(0, target.find_first_of("?#"));
-}
-
-// The probes (/metrics, /healthz, /readyz): outside /v1, unauthenticated, never cached.
-HttpResponse metrics_response(const RouterOptions& options) {
-  HttpResponse response;
-  response.body = options.metrics();
-  response.set_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-  response.set_header("Cache-Control", "no-store");
-  return response;
-}
-
-HttpResponse health_response(Endpoint endpoint, const RouterOptions& options) {
-  HttpResponse response;
-  if (endpoint == Endpoint::health) {
-    response.body = R"({"status":"ok"})";
-  } else {
-    switch (options.readiness()) {
-      case Readiness::ready:
-        response.body = R"({"status":"ready"})";
-        break;
-      case Readiness::not_serving:
-        response = error_response(503, "unavailable", "the service is starting or shutting down");
-        break;
-      case Readiness::storage_unavailable:
-        response = error_response(503, "unavailable", "the storage is unavailable");
-        break;
-    }
-  }
-  response.set_header("Cache-Control", "no-store");
-  return response;
-}
-
 bool is_create(const HttpRequest& request, const RouteMatch& match) {
   return match.route->endpoint == Endpoint::pets && request.method == "POST";
 }
 
-// operational: the answer on a path outside /v1 (no key needed, none storage-bound).
+// operational: the answer on a path outside /v1 (no key needed, none storage-bound). The probes
+// (/metrics, /healthz, /readyz) are never cached.
 HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
                          const Operation* operation, const RouterOptions& options) {
   if (match == nullptr) {
@@ -92,15 +40,33 @@ HttpResponse operational(const HttpRequest& request, const RouteMatch* match,
   if (operation == nullptr) {
     return method_not_allowed(*match->route);
   }
+  HttpResponse response;
   switch (match->route->endpoint) {
     case Endpoint::health:
+      response.body = R"({"status":"ok"})";
+      break;
     case Endpoint::readiness:
-      return health_response(match->route->endpoint, options);
+      switch (options.readiness()) {
+        case Readiness::ready:
+          response.body = R"({"status":"ready"})";
+          break;
+        case Readiness::not_serving:
+          response = error_response(503, "unavailable", "the service is starting or shutting down");
+          break;
+        case Readiness::storage_unavailable:
+          response = error_response(503, "unavailable", "the storage is unavailable");
+          break;
+      }
+      break;
     case Endpoint::metrics:
-      return metrics_response(options);
+      response.body = options.metrics();
+      response.set_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+      break;
     default:
       return api_reference_response(match->route->endpoint, request);
   }
+  response.set_header("Cache-Control", "no-store");
+  return response;
 }
 
 // perform_v1: a response known at once, or nullopt when it answers through `respond` (moved from).
@@ -189,7 +155,9 @@ Router::Step Router::route(const HttpRequest& request) const {
   const bool plain = is_plain_path(path);
   if (plain && path.size() == request.target.size()) {
     step.url.emplace();  // no query: no parameters
-  } else if (auto url = parse_target(request.target)) {
+  } else if (auto url = request.target.starts_with('/')
+                            ? boost::urls::parse_origin_form(request.target)
+                            : boost::urls::parse_absolute_uri(request.target)) {
     step.url = *url;
   }
   if (step.url) {
@@ -211,11 +179,19 @@ Router::Step Router::route(const HttpRequest& request) const {
       return step;
     }
   }
-  // A target that is no valid URI but names a path under /v1 still authenticates first and gets
-  // the /v1 headers (contract section 2).
-  step.under_v1 = match           ? match->route->under_v1
-                  : plain || !url ? is_under_v1(plain ? path : raw_path(request.target))
-                                  : is_under_v1(url->encoded_segments());
+  // A path that fits no route, even in a target that is no valid URI, is still under /v1 (so it
+  // authenticates first and gets the /v1 headers, contract section 2) by its first segment,
+  // decoded as routes are matched. A plain path's is its own decoding; an invalid target's, raw.
+  if (match) {
+    step.under_v1 = match->route->under_v1;
+  } else if (url && !plain) {
+    const auto segments = url->encoded_segments();
+    step.under_v1 = !segments.empty() && **segments.begin() == "v1";
+  } else {
+    const std::string_view raw =
+        plain ? path : request.target.substr(0, request.target.find_first_of("?#"));
+    step.under_v1 = raw == "/v1" || raw.starts_with("/v1/");
+  }
   if (!step.under_v1) {
     if (!url) {
       step.refusal =
@@ -225,13 +201,11 @@ Router::Step Router::route(const HttpRequest& request) const {
   }
   const Credentials credentials =
       read_credentials(request.authorization, request.authorization_repeated);
-  std::optional<std::string_view> token;
-  if (credentials.kind == Credentials::Kind::bearer) {
-    token = credentials.token;
-  }
   auto principal = use_cases_.authenticate(
-      application::Credential{token, credentials.kind == Credentials::Kind::malformed,
-                              step.facts.client_address},
+      application::Credential{
+          credentials.kind == Credentials::Kind::bearer ? std::optional(credentials.token)
+                                                        : std::nullopt,
+          credentials.kind == Credentials::Kind::malformed, step.facts.client_address},
       request.accepted_key);
   if (!principal) {
     step.refusal = error_response(principal.error(), "invalid_parameter");

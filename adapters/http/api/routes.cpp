@@ -54,17 +54,10 @@ std::optional<RouteMatch> first_fit(SegmentsOf segments_of) {
 // path_characters: RFC 3986's pchar without '%' (unreserved, sub-delims, ':', '@'), and '/'.
 constexpr std::array<bool, 256> path_characters = [] {
   std::array<bool, 256> table{};
-  for (int c = 'a'; c <= 'z'; ++c) {
-    table[static_cast<std::size_t>(c)] = true;
-  }
-  for (int c = 'A'; c <= 'Z'; ++c) {
-    table[static_cast<std::size_t>(c)] = true;
-  }
-  for (int c = '0'; c <= '9'; ++c) {
-    table[static_cast<std::size_t>(c)] = true;
-  }
-  for (const char c : std::string_view("-._~!$&'()*+,;=:@/")) {
-    table[static_cast<unsigned char>(c)] = true;
+  for (std::size_t c = 0; c < table.size(); ++c) {
+    table[c] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        std::string_view("-._~!$&'()*+,;=:@/").find(static_cast<char>(c)) != std::string_view::npos;
   }
   return table;
 }();

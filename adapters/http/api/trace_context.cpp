@@ -30,14 +30,6 @@ std::uint64_t next_bits() {
   return z ^ (z >> 31U);
 }
 
-constexpr std::size_t max_request_id_length = 128;
-
-// is_valid_request_id: 1..128 characters, each visible ASCII (0x21..0x7E).
-bool is_valid_request_id(std::string_view id) {
-  return !id.empty() && id.size() <= max_request_id_length &&
-         std::all_of(id.begin(), id.end(), [](char c) { return c >= '!' && c <= '~'; });
-}
-
 // write_random_hex: 2 * `bytes` lowercase hex digits (`bytes` random bytes) at `out`.
 void write_random_hex(char* out, std::size_t bytes) {
   while (bytes > 0) {
@@ -53,10 +45,9 @@ void write_random_hex(char* out, std::size_t bytes) {
 
 constexpr std::size_t version_00_size = ports::TraceContext::traceparent_size;
 
-bool is_lower_hex(char c) noexcept { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-
 bool is_lower_hex(std::string_view text) noexcept {
-  return std::all_of(text.begin(), text.end(), [](char c) { return is_lower_hex(c); });
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 bool is_all_zero(std::string_view text) noexcept {
@@ -125,7 +116,8 @@ ports::TraceContext trace_request(const TraceFields& fields) {
 }
 
 void assign_request_id(std::string& out, std::optional<std::string_view> sent) {
-  if (sent && is_valid_request_id(*sent)) {
+  if (sent && !sent->empty() && sent->size() <= 128 &&
+      std::all_of(sent->begin(), sent->end(), [](char c) { return c >= '!' && c <= '~'; })) {
     out.assign(*sent);
     return;
   }

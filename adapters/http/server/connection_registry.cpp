@@ -19,8 +19,6 @@ void ConnectionRegistry::remove(const std::shared_ptr<ConnectionControl>& connec
   }
 }
 
-bool ConnectionRegistry::draining() const { return draining_.load(std::memory_order_acquire); }
-
 std::vector<std::shared_ptr<ConnectionControl>> ConnectionRegistry::stop_admitting(bool refuse) {
   const std::lock_guard lock(mutex_);
   draining_.store(true, std::memory_order_release);
@@ -38,8 +36,6 @@ void ConnectionRegistry::drain() {
     connection->close_if_idle();
   }
 }
-
-bool ConnectionRegistry::refusing() const { return refusing_.load(std::memory_order_acquire); }
 
 void ConnectionRegistry::refuse_waiting_requests() {
   for (const auto& connection : stop_admitting(true)) {

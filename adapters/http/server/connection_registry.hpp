@@ -1,6 +1,8 @@
 #pragma once
 // ConnectionRegistry: the set of open connections, so that the server can cap their number and,
-// when draining, close the idle ones and wait for the rest. Thread-safe.
+// when draining, close the idle ones and wait for the rest. Thread-safe. Beside it what a
+// connection's protocol is given (SessionContext) and shares with the registry's asks
+// (ConnectionState). Free of Beast and Asio.
 
 #include <atomic>
 #include <chrono>
@@ -8,8 +10,13 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_set>
 #include <vector>
+
+#include "adapters/http/api/router.hpp"
+#include "adapters/http/server/http_observer.hpp"
+#include "adapters/http/server/http_server.hpp"
 
 namespace petstore::adapters::http {
 
@@ -40,9 +47,9 @@ class ConnectionRegistry {
   [[nodiscard]] bool add(const std::shared_ptr<ConnectionControl>& connection);
   void remove(const std::shared_ptr<ConnectionControl>& connection);
 
-  [[nodiscard]] bool draining() const;
+  [[nodiscard]] bool draining() const { return draining_.load(std::memory_order_acquire); }
   // refusing: whether a request about to wait for storage is to be refused instead.
-  [[nodiscard]] bool refusing() const;
+  [[nodiscard]] bool refusing() const { return refusing_.load(std::memory_order_acquire); }
 
   // drain: refuses new connections from now on and closes the idle ones.
   void drain();
@@ -70,6 +77,25 @@ class ConnectionRegistry {
   // written under it by stop_admitting.
   std::atomic<bool> draining_{false};
   std::atomic<bool> refusing_{false};  // set after draining_, once
+};
+
+class Http2Protocol;
+class ResponseSlot;
+
+struct SessionContext {
+  const Router& router;
+  const HttpLimits& limits;
+  ConnectionRegistry& registry;
+  HttpObserver* observer = nullptr;
+  bool http2 = true;  // a plain connection may begin with HTTP/2's preface
+};
+
+// ConnectionState: shared with the registry's asks, on the connection's executor only.
+struct ConnectionState {
+  bool idle = true;
+  std::string client_address;        // set once, before the session starts
+  ResponseSlot* waiting = nullptr;   // the slot of the request waiting for storage, while it waits
+  Http2Protocol* streams = nullptr;  // an HTTP/2 connection's, which takes the asks itself
 };
 
 }  // namespace petstore::adapters::http

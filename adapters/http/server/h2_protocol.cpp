@@ -11,64 +11,40 @@
 
 #include "adapters/http/api/ascii.hpp"
 #include "adapters/http/api/trace_context.hpp"
-#include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/h2_stream.hpp"
 #include "adapters/http/server/nghttp2_bytes.hpp"
-#include "adapters/http/server/response_slot.hpp"
 #include "adapters/http/server/response_wire.hpp"
 
 namespace petstore::adapters::http {
 namespace {
 
-// A response's status and fields as nghttp2 takes them: names in lower case (RFC 9113 section
-// 8.2.1), values copied where they would not outlive the submit.
-class ResponseFields {
- public:
-  ResponseFields(const HttpResponse& response, const SentContent& content,
-                 const ResponseFraming& framing) {
-    append_decimal(status_, response.status);
-    for_each_response_field(
-        response, content, framing,
-        [this](std::string_view name, std::string_view value) { add(name, value); });
-    if (has_content_length(response.status)) {
-      append_decimal(length_, content.bytes.size());
-      add("content-length", length_);
-    }
+// submit_response: `response`'s status and fields as nghttp2 takes them (and copies): names in
+// lower case (RFC 9113 section 8.2.1), values where they are.
+void submit_response(nghttp2_session* session, std::int32_t stream_id, const HttpResponse& response,
+                     const SentContent& content, const ResponseFraming& framing,
+                     const nghttp2_data_provider* provider) {
+  std::string status;
+  std::string length;
+  append_decimal(status, response.status);
+  std::vector<std::pair<std::string, std::string_view>> fields;
+  for_each_response_field(response, content, framing,
+                          [&fields](std::string_view name, std::string_view value) {
+                            std::string lower(name);
+                            std::transform(lower.begin(), lower.end(), lower.begin(), ascii_lower);
+                            fields.emplace_back(std::move(lower), value);
+                          });
+  if (has_content_length(response.status)) {
+    append_decimal(length, content.bytes.size());
+    fields.emplace_back("content-length", length);
   }
-
-  // fields: valid while this lives; nghttp2_submit_response copies them.
-  std::vector<nghttp2_nv>& fields() {
-    nv_.clear();
-    nv_.push_back(nghttp2_field(":status", status_));
-    for (const auto& [name, value] : text_) {
-      nv_.push_back(nghttp2_field(name, value));
-    }
-    return nv_;
+  std::vector<nghttp2_nv> nv{nghttp2_field(":status", status)};
+  for (const auto& [name, value] : fields) {
+    nv.push_back(nghttp2_field(name, value));
   }
-
- private:
-  void add(std::string_view name, std::string_view value) {
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](char c) { return ascii_lower(c); });
-    text_.emplace_back(std::move(lower), std::string(value));
-  }
-
-  std::string status_;
-  std::string length_;
-  std::vector<std::pair<std::string, std::string>> text_;
-  std::vector<nghttp2_nv> nv_;
-};
+  nghttp2_submit_response(session, stream_id, nv.data(), nv.size(), provider);
+}
 
 }  // namespace
-
-std::shared_ptr<Http2Protocol> Http2Protocol::start(boost::asio::any_io_executor executor,
-                                                    ConnectionState& state,
-                                                    const SessionContext& context,
-                                                    std::function<void()> wake) {
-  return std::shared_ptr<Http2Protocol>(
-      new Http2Protocol(std::move(executor), state, context, std::move(wake)));
-}
 
 Http2Protocol::Http2Protocol(boost::asio::any_io_executor executor, ConnectionState& state,
                              const SessionContext& context, std::function<void()> wake)
@@ -222,6 +198,7 @@ boost::asio::awaitable<void> Http2Protocol::await_answer(std::shared_ptr<Http2Pr
 }
 
 void Http2Protocol::refuse(Stream& stream, HttpResponse response) {
+  stream.refused = true;
   stream.watch.emplace(context_.observer, Clock::now());
   stream.facts.client_address = state_.client_address;
   stream.reset_after = !stream.ended;
@@ -242,16 +219,14 @@ void Http2Protocol::answer(Stream& stream, HttpResponse response) {
   const SentContent content = sent_content(response, framing.accept_encoding);
   const std::size_t body_bytes = head ? 0 : content.bytes.size();
   if (stream.open && !detached_) {
-    ResponseFields fields(response, content, framing);
     if (!head) {
       stream.content.assign(content.bytes);
     }
     nghttp2_data_provider provider{};
     provider.source.ptr = &stream;
     provider.read_callback = &Stream::read_content;
-    auto& nv = fields.fields();
-    nghttp2_submit_response(session_, stream.id, nv.data(), nv.size(),
-                            stream.content.empty() ? nullptr : &provider);
+    submit_response(session_, stream.id, response, content, framing,
+                    stream.content.empty() ? nullptr : &provider);
     if (!in_receive_) {
       wake_writer();
     }
@@ -260,18 +235,16 @@ void Http2Protocol::answer(Stream& stream, HttpResponse response) {
                          response, body_bytes, Clock::now());
 }
 
-bool Http2Protocol::spend_idle_frame() {
+void Http2Protocol::spend_idle_frame() {
   const auto now = Clock::now();
   const std::chrono::duration<double> elapsed = now - budget_checked_;
   budget_checked_ = now;
   idle_frame_budget_ =
       std::min(h2_idle_frame_burst, idle_frame_budget_ + elapsed.count() * h2_idle_frames_a_second);
   idle_frame_budget_ -= 1;
-  if (idle_frame_budget_ >= 0) {
-    return true;
+  if (idle_frame_budget_ < 0) {
+    nghttp2_session_terminate_session(session_, NGHTTP2_ENHANCE_YOUR_CALM);
   }
-  nghttp2_session_terminate_session(session_, NGHTTP2_ENHANCE_YOUR_CALM);
-  return false;
 }
 
 void Http2Protocol::wake_writer() const {

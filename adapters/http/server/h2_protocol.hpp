@@ -17,7 +17,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
-#include "adapters/http/server/connection_state.hpp"
+#include "adapters/http/server/connection_registry.hpp"
 #include "application/accepted_key_memo.hpp"
 
 struct nghttp2_session;
@@ -35,20 +35,18 @@ inline constexpr std::uint32_t h2_header_table_bytes = 4096;
 inline constexpr double h2_idle_frame_burst = 1000;
 inline constexpr double h2_idle_frames_a_second = 100;
 
-class Http2Protocol final : public StreamsControl,
-                            public std::enable_shared_from_this<Http2Protocol> {
+class Http2Protocol final : public std::enable_shared_from_this<Http2Protocol> {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // start: a server session for the client at `state.client_address`, its SETTINGS queued.
-  // `wake` is called whenever frames wait to be sent while no read is being handled (a
-  // response from storage); it must outlive the protocol or be detach()ed.
-  static std::shared_ptr<Http2Protocol> start(boost::asio::any_io_executor executor,
-                                              ConnectionState& state, const SessionContext& context,
-                                              std::function<void()> wake);
+  // Http2Protocol: a server session for the client at `state.client_address`, its SETTINGS
+  // queued; held by a shared_ptr. `wake` is called whenever frames wait to be sent while no read
+  // is being handled (a response from storage); it must outlive the protocol or be detach()ed.
+  Http2Protocol(boost::asio::any_io_executor executor, ConnectionState& state,
+                const SessionContext& context, std::function<void()> wake);
   Http2Protocol(const Http2Protocol&) = delete;
   Http2Protocol& operator=(const Http2Protocol&) = delete;
-  ~Http2Protocol() override;
+  ~Http2Protocol();
 
   // receive: the client's bytes. False when the connection is to end once the frames queued (a
   // GOAWAY, say) are sent: a protocol error, a flood.
@@ -69,19 +67,17 @@ class Http2Protocol final : public StreamsControl,
   // detach: the connection's I/O is over: later answers are reported, never sent.
   void detach();
 
-  void drain() override;
-  void refuse_waiting() override;
+  // The registry's asks (ConnectionControl): GOAWAY; 503 to the streams storage holds, then GOAWAY.
+  void drain();
+  void refuse_waiting();
 
  private:
   struct Stream;
   struct Callbacks;
-  Http2Protocol(boost::asio::any_io_executor executor, ConnectionState& state,
-                const SessionContext& context, std::function<void()> wake);
 
   // set_callbacks: nghttp2's callbacks, which read the client's frames (h2_requests.cpp).
   static void set_callbacks(nghttp2_session_callbacks* callbacks);
   Stream* find(std::int32_t id);
-  void begin_stream(std::int32_t id);
   void end_of_headers(Stream& stream, bool ends_stream);
   void dispatch(const std::shared_ptr<Stream>& stream);
   // await_answer: a request's wait for storage, then its answer (the slot's 503 at the deadline).
@@ -91,9 +87,8 @@ class Http2Protocol final : public StreamsControl,
   // refuse: `response` (431 for a head past the limit, 413 for a body, 400 for a malformed
   // request) sent at once, the rest of the request ignored (and reset once the answer is whole).
   void refuse(Stream& stream, HttpResponse response);
-  // spend_idle_frame: one frame that gave the client nothing; false once the budget is spent (the
-  // session has then been told to end).
-  bool spend_idle_frame();
+  // spend_idle_frame: one frame that gave the client nothing; past the budget, GOAWAY.
+  void spend_idle_frame();
   void wake_writer() const;
 
   boost::asio::any_io_executor executor_;

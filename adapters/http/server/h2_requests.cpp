@@ -44,7 +44,9 @@ struct Http2Protocol::Callbacks {
   static int begin_headers(nghttp2_session* /*session*/, const nghttp2_frame* frame,
                            void* user_data) {
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
-      self(user_data).begin_stream(frame->hd.stream_id);
+      Http2Protocol& protocol = self(user_data);
+      protocol.streams_.emplace(frame->hd.stream_id, std::make_shared<Stream>(frame->hd.stream_id));
+      protocol.served_one_ = true;
     }
     return 0;
   }
@@ -104,7 +106,6 @@ struct Http2Protocol::Callbacks {
       return 0;
     }
     if (stream->parser.body().size() + size > protocol.context_.limits.body_bytes) {
-      stream->refused = true;
       protocol.refuse(*stream, too_large(true));
       return 0;
     }
@@ -192,11 +193,6 @@ Http2Protocol::Stream* Http2Protocol::find(std::int32_t id) {
   return found == streams_.end() ? nullptr : found->second.get();
 }
 
-void Http2Protocol::begin_stream(std::int32_t id) {
-  streams_.emplace(id, std::make_shared<Stream>(id));
-  served_one_ = true;
-}
-
 void Http2Protocol::end_of_headers(Stream& stream, bool ends_stream) {
   stream.head_done = true;
   if (stream.answered) {
@@ -208,7 +204,6 @@ void Http2Protocol::end_of_headers(Stream& stream, bool ends_stream) {
     return;
   }
   if (stream.malformed) {  // RFC 9113 section 8.1.1: answered, then reset if the client still sends
-    stream.refused = true;
     stream.ended = ends_stream;
     refuse(stream, refusal(400, "invalid_parameter",
                            "the request is not valid HTTP/2: a field's name or value holds what "
@@ -218,7 +213,6 @@ void Http2Protocol::end_of_headers(Stream& stream, bool ends_stream) {
   }
   if (!ends_stream) {
     if (stream.content_length && *stream.content_length > context_.limits.body_bytes) {
-      stream.refused = true;
       refuse(stream, too_large(true));
     }
     return;

@@ -18,7 +18,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
-#include "adapters/http/server/connection_state.hpp"
+#include "adapters/http/server/connection_registry.hpp"
 #include "adapters/http/server/h2_protocol.hpp"
 #include "adapters/http/server/request_reader.hpp"
 
@@ -44,7 +44,8 @@ class Http2Session {
   boost::asio::awaitable<void> run(std::string received) {
     using namespace boost::asio::experimental::
         awaitable_operators;  // NOLINT(google-build-using-namespace)
-    protocol_ = Http2Protocol::start(stream_.get_executor(), state_, context_, [this] { wake(); });
+    protocol_ = std::make_shared<Http2Protocol>(stream_.get_executor(), state_, context_,
+                                                [this] { wake(); });
     state_.streams = protocol_.get();
     state_.idle = false;
     if (!received.empty() && !protocol_->receive(received)) {

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "adapters/http/api/router.hpp"
-#include "adapters/http/server/exchange_watch.hpp"
 #include "adapters/http/server/h2_protocol.hpp"
+#include "adapters/http/server/http_observer.hpp"
 #include "adapters/http/server/request_parser.hpp"
 #include "adapters/http/server/response_slot.hpp"
 #include "ports/trace_context.hpp"

@@ -2,10 +2,14 @@
 // HttpObserver: what the server tells its watchers (metrics, request logs, plugged in by
 // bootstrap) about each connection and answered request. Called from any server thread,
 // concurrently: implementations must be thread-safe and quick. The record never holds a key.
+// ExchangeWatch times one request for it.
 
 #include <chrono>
 #include <cstddef>
 #include <string_view>
+
+#include "adapters/http/api/http_message.hpp"
+#include "adapters/http/api/router.hpp"
 
 namespace petstore::adapters::http {
 
@@ -49,6 +53,36 @@ class HttpObserver {
   // retry. accept_resumed follows when a connection is accepted again.
   virtual void accept_failing(std::string_view reason) = 0;
   virtual void accept_resumed() = 0;
+};
+
+// ExchangeWatch: tells the observer, if any, that a request started and how it ended. Lives on
+// the session's coroutine frame (an HTTP/2 stream's).
+class ExchangeWatch {
+ public:
+  // ExchangeWatch: `started` is now, as the caller read the clock.
+  ExchangeWatch(HttpObserver* observer, std::chrono::steady_clock::time_point started)
+      : observer_(observer), started_(started) {
+    if (observer_ != nullptr) {
+      observer_->request_started();
+    }
+  }
+
+  // finished: `facts` as the router found them (refused before routing: the client address only).
+  void finished(std::string_view request_id, const ports::TraceContext& trace,
+                std::string_view method, std::string_view protocol, const RequestFacts& facts,
+                const HttpResponse& sent, std::size_t bytes,
+                std::chrono::steady_clock::time_point now) const {
+    if (observer_ != nullptr) {
+      observer_->request_finished(
+          ExchangeRecord{request_id, trace.trace_id(), trace.span_id(), method, protocol,
+                         facts.route, facts.operation, facts.client_address, facts.principal,
+                         facts.key_label, sent.status, now - started_, bytes, sent.fault});
+    }
+  }
+
+ private:
+  HttpObserver* observer_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 }  // namespace petstore::adapters::http

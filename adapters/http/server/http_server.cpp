@@ -4,7 +4,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,7 +18,6 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 
 #include "adapters/http/server/connection.hpp"
-#include "adapters/http/server/deadline_stream.hpp"
 #include "adapters/http/server/h2_session.hpp"
 #include "adapters/http/server/session.hpp"
 #include "adapters/http/server/tls_context.hpp"
@@ -62,18 +60,14 @@ class BeastHttpServer final : public HttpServer {
       return unavailable("cannot listen on " + options_.host + ": not an IP address");
     }
     const Tcp::endpoint endpoint{address, options_.port};
-    acceptor_.open(endpoint.protocol(), error);
-    if (!error) {
-      acceptor_.set_option(asio::socket_base::reuse_address(true), error);
-    }
-    if (!error) {
-      acceptor_.bind(endpoint, error);
-    }
-    if (!error) {
-      acceptor_.listen(asio::socket_base::max_listen_connections, error);
-    }
-    if (error) {
-      return unavailable("cannot listen on " + format_endpoint(endpoint) + ": " + error.message());
+    try {
+      acceptor_.open(endpoint.protocol());
+      acceptor_.set_option(asio::socket_base::reuse_address(true));
+      acceptor_.bind(endpoint);
+      acceptor_.listen(asio::socket_base::max_listen_connections);
+    } catch (const boost::system::system_error& failure) {
+      return unavailable("cannot listen on " + format_endpoint(endpoint) + ": " +
+                         failure.code().message());
     }
     return {};
   }
@@ -145,17 +139,11 @@ class BeastHttpServer final : public HttpServer {
     return contexts;
   }
 
-  // connection_executor: the next context in turn; called by the accept loop alone.
-  asio::any_io_executor connection_executor() {
-    auto& context = *contexts_[next_context_];
-    next_context_ = (next_context_ + 1) % contexts_.size();
-    return context.get_executor();
-  }
-
   asio::awaitable<void> accept_loop() {
     bool failing = false;  // within an episode of failed accepts, told to the observer once
-    for (;;) {
-      auto [error, socket] = co_await acceptor_.async_accept(connection_executor(), use_tuple);
+    for (std::size_t next = 0;; next = (next + 1) % contexts_.size()) {  // contexts in turn
+      auto [error, socket] =
+          co_await acceptor_.async_accept(contexts_[next]->get_executor(), use_tuple);
       if (error == asio::error::operation_aborted || !acceptor_.is_open()) {
         co_return;
       }
@@ -213,15 +201,15 @@ class BeastHttpServer final : public HttpServer {
 
   asio::awaitable<void> serve(std::shared_ptr<Connection<DeadlineStream>> connection) {
     auto& stream = connection->stream();
-    std::optional<std::string> h2_received;
+    std::string h2_received;
     {
       Session<DeadlineStream> session(stream, connection->state(), session_context());
       co_await session.run();
       h2_received = std::move(session).h2_preface();
     }
-    if (h2_received) {
+    if (!h2_received.empty()) {
       Http2Session<DeadlineStream> session(stream, connection->state(), session_context());
-      co_await session.run(std::move(*h2_received));
+      co_await session.run(std::move(h2_received));
     }
     boost::system::error_code ignored;
     stream.socket().shutdown(asio::socket_base::shutdown_send, ignored);
@@ -251,7 +239,6 @@ class BeastHttpServer final : public HttpServer {
   const Router& router_;
   std::unique_ptr<TlsContext> tls_;
   std::vector<std::unique_ptr<asio::io_context>> contexts_;
-  std::size_t next_context_ = 0;  // the accept loop's
   // The acceptor's strand (on the first context): accepts and drain's close never overlap.
   asio::strand<asio::io_context::executor_type> accept_strand_;
   Tcp::acceptor acceptor_;

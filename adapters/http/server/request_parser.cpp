@@ -67,12 +67,6 @@ void RequestParser::take_field(std::string_view name, std::string_view value) {
   on_field_impl(bhttp::string_to_field(name), name, value, ignored);
 }
 
-// Never called: this parser parses requests.
-void RequestParser::on_response_impl(int /*status*/, boost::beast::string_view /*reason*/,
-                                     int /*version*/, ErrorCode& error) {
-  error = bhttp::error::bad_version;
-}
-
 // One switch on the name Beast has already looked up; a field nobody reads is dropped here.
 void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view name_string,
                                   boost::beast::string_view value, ErrorCode& error) {
@@ -141,11 +135,6 @@ void RequestParser::on_unknown_field(std::string_view name, std::string_view val
   }
 }
 
-void RequestParser::on_header_impl(ErrorCode& error) {
-  head_done_ = true;
-  error = {};
-}
-
 // Beast has already held a stated length to the body limit.
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
                                       ErrorCode& error) {
@@ -154,26 +143,5 @@ void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& cont
   }
   error = {};
 }
-
-std::size_t RequestParser::on_body_impl(boost::beast::string_view body, ErrorCode& error) {
-  body_.append(body);
-  error = {};
-  return body.size();
-}
-
-void RequestParser::on_chunk_header_impl(std::uint64_t /*size*/,
-                                         boost::beast::string_view /*extensions*/,
-                                         ErrorCode& error) {
-  error = {};
-}
-
-std::size_t RequestParser::on_chunk_body_impl(std::uint64_t /*remain*/,
-                                              boost::beast::string_view body, ErrorCode& error) {
-  body_.append(body);
-  error = {};
-  return body.size();
-}
-
-void RequestParser::on_finish_impl(ErrorCode& error) { error = {}; }
 
 }  // namespace petstore::adapters::http

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/verb.hpp>
 
 #include "adapters/http/api/http_message.hpp"
@@ -81,19 +82,33 @@ class RequestParser final : public boost::beast::http::basic_parser<true> {
 
   void on_request_impl(boost::beast::http::verb method, boost::beast::string_view method_string,
                        boost::beast::string_view target, int version, ErrorCode& error) override;
-  void on_response_impl(int status, boost::beast::string_view reason, int version,
-                        ErrorCode& error) override;
+  // Never called: this parser parses requests.
+  void on_response_impl(int /*status*/, boost::beast::string_view /*reason*/, int /*version*/,
+                        ErrorCode& error) override {
+    error = boost::beast::http::error::bad_version;
+  }
   void on_field_impl(boost::beast::http::field name, boost::beast::string_view name_string,
                      boost::beast::string_view value, ErrorCode& error) override;
-  void on_header_impl(ErrorCode& error) override;
+  void on_header_impl(ErrorCode& error) override {
+    head_done_ = true;
+    error = {};
+  }
   void on_body_init_impl(const boost::optional<std::uint64_t>& content_length,
                          ErrorCode& error) override;
-  std::size_t on_body_impl(boost::beast::string_view body, ErrorCode& error) override;
-  void on_chunk_header_impl(std::uint64_t size, boost::beast::string_view extensions,
-                            ErrorCode& error) override;
-  std::size_t on_chunk_body_impl(std::uint64_t remain, boost::beast::string_view body,
-                                 ErrorCode& error) override;
-  void on_finish_impl(ErrorCode& error) override;
+  std::size_t on_body_impl(boost::beast::string_view body, ErrorCode& error) override {
+    body_.append(body);
+    error = {};
+    return body.size();
+  }
+  void on_chunk_header_impl(std::uint64_t /*size*/, boost::beast::string_view /*extensions*/,
+                            ErrorCode& error) override {
+    error = {};
+  }
+  std::size_t on_chunk_body_impl(std::uint64_t /*remain*/, boost::beast::string_view body,
+                                 ErrorCode& error) override {
+    return on_body_impl(body, error);
+  }
+  void on_finish_impl(ErrorCode& error) override { error = {}; }
 
   // keep: `value` copied into memory_ (the parser's input moves on, and a folded value lives
   // only for its callback).

@@ -82,35 +82,31 @@ class RequestReader {
     }
   }
 
-  // await_h2_preface: whether the connection begins with HTTP/2's preface (RFC 9113 section 3.4:
-  // prior knowledge), read under the header timeout. Called at the first request only.
-  boost::asio::awaitable<bool> await_h2_preface() {
+  // await_h2_preface: when the connection begins with HTTP/2's preface (RFC 9113 section 3.4:
+  // prior knowledge), read under the header timeout, all that is buffered, taken out for HTTP/2 to
+  // go on from; else empty. Called at the first request only.
+  boost::asio::awaitable<std::string> await_h2_preface() {
     constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
     for (;;) {
       const std::string_view buffered(static_cast<const char*>(buffer_.data().data()),
                                       buffer_.size());
       const std::size_t compared = std::min(buffered.size(), preface.size());
       if (buffered.substr(0, compared) != preface.substr(0, compared)) {
-        co_return false;
+        co_return std::string();
       }
       if (compared == preface.size()) {
-        co_return true;
+        std::string taken(buffered);
+        buffer_.consume(buffer_.size());
+        co_return taken;
       }
       start_head();
       const auto [error, read] = co_await stream_.async_read_some(buffer_.prepare(4096), use_tuple);
       clock_.forget();
       if (error) {
-        co_return false;
+        co_return std::string();
       }
       buffer_.commit(read);
     }
-  }
-
-  // take_buffered: what is buffered and not yet parsed, taken out (for HTTP/2 to go on from).
-  std::string take_buffered() {
-    std::string taken(static_cast<const char*>(buffer_.data().data()), buffer_.size());
-    buffer_.consume(buffer_.size());
-    return taken;
   }
 
   // start_head and start_body: the deadline for what follows (the head, then the body).

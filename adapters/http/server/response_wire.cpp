@@ -106,44 +106,6 @@ class ThreadCompressor {
   std::string out_;  // kept for the thread's next body
 };
 
-// gzip_fast: valid until the calling thread's next call; empty when zlib failed.
-std::string_view gzip_fast(std::string_view bytes) {
-  thread_local ThreadCompressor compressor;
-  return compressor.compress(bytes);
-}
-
-// append_field: "name: value\r\n", sized once.
-void append_field(std::string& out, std::string_view name, std::string_view value) {
-  const std::size_t start = out.size();
-  out.resize(start + name.size() + value.size() + 4);
-  char* at = std::copy_n(name.data(), name.size(), out.data() + start);
-  at = std::copy_n(": ", 2, at);
-  at = std::copy_n(value.data(), value.size(), at);
-  std::copy_n("\r\n", 2, at);
-}
-
-// write_head: the status line and fields, and a Content-Length of `content`'s size.
-void write_head(std::string& out, const HttpResponse& response, const ResponseFraming& framing,
-                const SentContent& content) {
-  static const StatusLines status_lines;
-  out.clear();
-  status_lines.append(out, framing.version, response.status);
-  for_each_response_field(
-      response, content, framing,
-      [&out](std::string_view name, std::string_view value) { append_field(out, name, value); });
-  if (framing.version == 10 && framing.keep_alive) {
-    out.append("Connection: keep-alive\r\n");
-  } else if (framing.version != 10 && !framing.keep_alive) {
-    out.append("Connection: close\r\n");
-  }
-  if (has_content_length(response.status)) {
-    out.append("Content-Length: ");
-    append_decimal(out, content.bytes.size());
-    out.append("\r\n");
-  }
-  out.append("\r\n");
-}
-
 }  // namespace
 
 bool compressible(const HttpResponse& response) {
@@ -157,7 +119,8 @@ SentContent sent_content(const HttpResponse& response,
     return SentContent{response.body, false, false};
   }
   if (accept_encoding && accepts_gzip(*accept_encoding)) {
-    if (const std::string_view gzipped = gzip_fast(response.body); !gzipped.empty()) {
+    thread_local ThreadCompressor compressor;
+    if (const std::string_view gzipped = compressor.compress(response.body); !gzipped.empty()) {
       return SentContent{gzipped, true, true};
     }
   }
@@ -166,8 +129,31 @@ SentContent sent_content(const HttpResponse& response,
 
 std::size_t write_response(std::string& out, const HttpResponse& response,
                            const ResponseFraming& framing) {
+  static const StatusLines status_lines;
   const SentContent content = sent_content(response, framing.accept_encoding);
-  write_head(out, response, framing, content);
+  out.clear();
+  status_lines.append(out, framing.version, response.status);
+  // Each field sized once: "name: value\r\n".
+  for_each_response_field(response, content, framing,
+                          [&out](std::string_view name, std::string_view value) {
+                            const std::size_t start = out.size();
+                            out.resize(start + name.size() + value.size() + 4);
+                            char* at = std::copy_n(name.data(), name.size(), out.data() + start);
+                            at = std::copy_n(": ", 2, at);
+                            at = std::copy_n(value.data(), value.size(), at);
+                            std::copy_n("\r\n", 2, at);
+                          });
+  if (framing.version == 10 && framing.keep_alive) {
+    out.append("Connection: keep-alive\r\n");
+  } else if (framing.version != 10 && !framing.keep_alive) {
+    out.append("Connection: close\r\n");
+  }
+  if (has_content_length(response.status)) {
+    out.append("Content-Length: ");
+    append_decimal(out, content.bytes.size());
+    out.append("\r\n");
+  }
+  out.append("\r\n");
   if (framing.head) {
     return 0;
   }

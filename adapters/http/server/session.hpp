@@ -18,12 +18,10 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include "adapters/http/api/trace_context.hpp"
-#include "adapters/http/server/connection_state.hpp"
-#include "adapters/http/server/exchange_watch.hpp"
+#include "adapters/http/server/connection_registry.hpp"
+#include "adapters/http/server/http_observer.hpp"
 #include "adapters/http/server/request_framing.hpp"
 #include "adapters/http/server/request_reader.hpp"
 #include "adapters/http/server/response_slot.hpp"
@@ -52,9 +50,8 @@ class Session {
         break;
       }
       if (first && context_.http2) {
-        const bool preface = co_await reader_.await_h2_preface();
-        if (preface) {
-          h2_received_ = reader_.take_buffered();
+        h2_received_ = co_await reader_.await_h2_preface();
+        if (!h2_received_.empty()) {
           break;
         }
       }
@@ -81,13 +78,8 @@ class Session {
   }
 
   // h2_preface: when run() ended on HTTP/2's connection preface (prior knowledge, h2c), the bytes
-  // read so far, the preface first, for Http2Session to go on from; nullopt otherwise.
-  [[nodiscard]] std::optional<std::string> h2_preface() && {
-    if (h2_received_.empty()) {
-      return std::nullopt;
-    }
-    return std::move(h2_received_);
-  }
+  // read so far, the preface first, for Http2Session to go on from; empty otherwise.
+  [[nodiscard]] std::string h2_preface() && { return std::move(h2_received_); }
 
  private:
   // A usual request's fields and body fit: no heap allocation.
@@ -146,7 +138,7 @@ class Session {
     HttpRequest& plain = plain_;
     plain = plain_request(request);
     plain.storage_deadline = clock.now() + context_.limits.storage_timeout;
-    begin_trace(head);
+    trace_ = trace_request(head.trace);
     plain.trace = &trace_;
     const auto slot = ResponseSlot::take_or_make(spare_slot_);
     RequestFacts facts;
@@ -174,12 +166,12 @@ class Session {
                                   request.method() == boost::beast::http::verb::head,
                                   plain.accept_encoding,
                                   {}};
-    const Serialized sent = serialize(response, framing, head);
+    const std::size_t body_bytes = serialize(response, framing, head);
     const auto [write_error, written_bytes] = co_await write_wire();
     clock.forget();
     release_large_wire();
-    watch.finished(sent.request_id, trace_, request.method_string(),
-                   protocol_name(request.version()), facts, response, sent.body_bytes, clock.now());
+    watch.finished(request_id_, trace_, request.method_string(), protocol_name(request.version()),
+                   facts, response, body_bytes, clock.now());
     const bool go_on = !write_error && keep_alive;
     co_return go_on;
   }
@@ -193,15 +185,15 @@ class Session {
     const bool is_head = request != nullptr && request->method() == boost::beast::http::verb::head;
     const ResponseFraming framing{
         request != nullptr ? request->version() : 11U, false, is_head, {}, {}};
-    begin_trace(head);
-    const Serialized sent = serialize(response, framing, head);
+    trace_ = trace_request(head.trace);  // a new trace when no head was read
+    const std::size_t body_bytes = serialize(response, framing, head);
     co_await write_wire();
     clock.forget();
     release_large_wire();
     RequestFacts facts;
     facts.client_address = state_.client_address;
-    watch.finished(sent.request_id, trace_, request != nullptr ? request->method_string() : "",
-                   protocol_name(framing.version), facts, response, sent.body_bytes, clock.now());
+    watch.finished(request_id_, trace_, request != nullptr ? request->method_string() : "",
+                   protocol_name(framing.version), facts, response, body_bytes, clock.now());
   }
 
   static std::string_view protocol_name(unsigned version) {
@@ -211,32 +203,24 @@ class Session {
   // send_continue: the interim 100 response of a client that waits for it before sending its
   // body (HTTP/1.1 only: RFC 9110 section 10.1.1 forbids it to an HTTP/1.0 client).
   boost::asio::awaitable<bool> send_continue() {
-    namespace bhttp = boost::beast::http;
-    bhttp::response<bhttp::empty_body> interim{bhttp::status::continue_, 11};
+    static constexpr std::string_view interim = "HTTP/1.1 100 Continue\r\n\r\n";
     WakeClock& clock = reader_.clock();
     boost::beast::get_lowest_layer(stream_).expires_at(clock.now() + context_.limits.write_timeout);
-    const auto [error, written] = co_await bhttp::async_write(stream_, interim, use_tuple);
+    const auto [error, written] =
+        co_await boost::asio::async_write(stream_, boost::asio::buffer(interim), use_tuple);
     clock.forget();
     co_return !error;
   }
 
-  // Serialized: for logs and metrics; `request_id` is valid until the next response.
-  struct Serialized {
-    std::string_view request_id;
-    std::size_t body_bytes = 0;
-  };
-
-  // serialize: `response`'s bytes into wire_, with its X-Request-Id and traceresponse.
-  Serialized serialize(const HttpResponse& response, ResponseFraming framing,
-                       const HeadVerdict& head) {
+  // serialize: `response`'s bytes into wire_, with its X-Request-Id (into request_id_) and
+  // traceresponse; the body bytes sent.
+  std::size_t serialize(const HttpResponse& response, ResponseFraming framing,
+                        const HeadVerdict& head) {
     assign_request_id(request_id_, head.request_id);
     framing.request_id = request_id_;
     framing.traceresponse = trace_.parent();
-    return Serialized{request_id_, write_response(wire_, response, framing)};
+    return write_response(wire_, response, framing);
   }
-
-  // begin_trace: a new trace when no head was read.
-  void begin_trace(const HeadVerdict& head) { trace_ = trace_request(head.trace); }
 
   // write_wire: sends wire_ within the write timeout. Not a coroutine itself, so that Asio's cache
   // of two freed frames a thread serves every request. Forget the clock once it is awaited.

@@ -1,8 +1,6 @@
 // The copy runs on the Store's own environment (LMDB forbids a second handle in one process), into
 // a file created through adapters/files, which sets its mode and syncs it.
 
-#include "adapters/storage/lmdb/lmdb_backup.hpp"
-
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -49,8 +47,14 @@ domain::Result<bool> prepare_out_dir(const fs::path& out_dir) {
   return false;
 }
 
-// copy_into: the compacting copy into `fd`, started over when the map grew meanwhile.
-domain::Result<void> copy_into(const Store& store, int fd, const fs::path& out_dir) {
+// write_copy: the compacting copy into `out_dir`/data.mdb, which appears there only once complete
+// and synced; started over when the map grew meanwhile.
+domain::Result<void> write_copy(const Store& store, const fs::path& out_dir) {
+  auto file = files::AtomicFileWriter::create(out_dir / "data.mdb");
+  if (!file) {
+    return backup_error(out_dir, "cannot be written: " + file.error().message());
+  }
+  const int fd = file->fd();
   for (int attempt = 1;; ++attempt) {
     int rc = MDB_SUCCESS;
     auto read = store.read(
@@ -59,23 +63,12 @@ domain::Result<void> copy_into(const Store& store, int fd, const fs::path& out_d
       return read.error();
     }
     if (rc == MDB_SUCCESS) {
-      return {};
+      break;
     }
     if (rc != MDB_MAP_RESIZED || attempt == max_attempts || ::ftruncate(fd, 0) != 0 ||
         ::lseek(fd, 0, SEEK_SET) != 0) {
       return backup_error(out_dir, std::string("could not be written: ") + ::mdb_strerror(rc));
     }
-  }
-}
-
-// write_copy: the copy into `out_dir`/data.mdb, which appears there only once complete and synced.
-domain::Result<void> write_copy(const Store& store, const fs::path& out_dir) {
-  auto file = files::AtomicFileWriter::create(out_dir / "data.mdb");
-  if (!file) {
-    return backup_error(out_dir, "cannot be written: " + file.error().message());
-  }
-  if (auto copied = copy_into(store, file->fd(), out_dir); !copied) {
-    return copied;
   }
   if (auto committed = file->commit(); !committed) {
     const bool unsynced = committed.error().step == files::FileStep::sync ||

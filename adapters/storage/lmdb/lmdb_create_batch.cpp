@@ -1,5 +1,3 @@
-#include "adapters/storage/lmdb/lmdb_create_batch.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -10,8 +8,8 @@
 
 #include <lmdb++.h>
 
-#include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
+#include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters::storage::lmdb {

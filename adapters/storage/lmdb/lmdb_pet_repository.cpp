@@ -5,14 +5,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "adapters/storage/group_commit/group_commit_pacing.hpp"
-#include "adapters/storage/lmdb/lmdb_create_batch.hpp"
-#include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
@@ -76,10 +73,7 @@ class LmdbPetRepository final : public ports::PetRepository {
     const MDB_dbi pets = store_->databases().pets;
     done(store_->serve([&](ReadTxn& read) -> domain::Result<std::int64_t> {
       MDB_stat stat{};
-      if (const int rc = mdb_stat(read.txn(), pets, &stat);
-          rc != 0) {  // the B-tree's count: no scan
-        return storage_error(rc, std::string("mdb_stat: ") + mdb_strerror(rc));
-      }
+      check(::mdb_stat(read.txn(), pets, &stat), "mdb_stat");  // the B-tree's count: no scan
       return static_cast<std::int64_t>(stat.ms_entries);
     }));
   }

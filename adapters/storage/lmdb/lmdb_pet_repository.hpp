@@ -34,7 +34,7 @@ struct LmdbOptions {
   unsigned int max_readers = 126;
   // Told after each write transaction of creates (committed and synced, or failed) how long it
   // took and how many creates it held; for metrics. Called on the writer thread; keep it quick.
-  std::function<void(std::chrono::nanoseconds, std::size_t)> on_commit;
+  std::function<void(std::chrono::nanoseconds, std::size_t)> on_commit{};
 };
 
 // make_lmdb_pet_repository: opens (creating when missing) the store in `options.data_dir`. Errors

@@ -1,5 +1,3 @@
-#include "adapters/storage/lmdb/lmdb_reads.hpp"
-
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -8,8 +6,8 @@
 
 #include <lmdb++.h>
 
-#include "adapters/storage/lmdb/lmdb_checked_pet.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
+#include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
 
 namespace petstore::adapters::storage::lmdb {
@@ -71,9 +69,11 @@ class Page {
 template <class Crc>
 [[gnu::flatten]] domain::Result<ports::PetPage> fill(Page& page, const Crc& crc) {
   while (page.next() && !page.at_limit()) {
-    if (!append_checked_pet(page.pets(), page.key(), page.value(), crc)) {
+    const auto pet = checked_pet(page.key(), page.value(), crc);
+    if (!pet) {
       return damaged_record();
     }
+    page.pets().emplace_back(*pet);
   }
   return page.take();
 }

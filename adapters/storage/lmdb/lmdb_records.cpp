@@ -2,8 +2,7 @@
 
 #include <utility>
 
-#include "adapters/storage/lmdb/lmdb_checked_pet.hpp"
-#include "adapters/storage/lmdb/lmdb_checksum.hpp"
+#include <boost/crc.hpp>
 
 namespace petstore::adapters::storage::lmdb {
 namespace {
@@ -37,11 +36,9 @@ domain::Result<domain::NewPet> decode_new_pet_body(std::string_view body) {
 }  // namespace
 
 std::string encode_u64(std::uint64_t value) {
+  value = boost::endian::native_to_big(value);
   std::string bytes(u64_size, '\0');
-  for (std::size_t i = 0; i < u64_size; ++i) {
-    bytes[u64_size - 1 - i] = static_cast<char>(value & 0xFFU);
-    value >>= 8U;
-  }
+  std::memcpy(bytes.data(), &value, u64_size);
   return bytes;
 }
 
@@ -55,11 +52,10 @@ std::optional<std::uint64_t> decode_u64(std::string_view bytes) {
 std::string pet_key(domain::PetId id) { return encode_u64(static_cast<std::uint64_t>(id.value)); }
 
 std::optional<domain::PetId> decode_pet_key(std::string_view key) {
-  const auto value = decode_u64(key);
-  if (!value) {
+  if (key.size() != u64_size) {
     return std::nullopt;
   }
-  return domain::PetId{static_cast<std::int64_t>(*value)};
+  return domain::PetId{static_cast<std::int64_t>(load_big_endian<std::uint64_t>(key))};
 }
 
 std::string status_key(domain::PetStatus status, domain::PetId id) {
@@ -131,11 +127,7 @@ std::optional<std::int64_t> decode_time_key(std::string_view key) {
   if (key.size() != 2 * u64_size) {
     return std::nullopt;
   }
-  const auto biased = decode_u64(key.substr(0, u64_size));
-  if (!biased) {
-    return std::nullopt;
-  }
-  return static_cast<std::int64_t>(*biased ^ sign_bit);
+  return static_cast<std::int64_t>(load_big_endian<std::uint64_t>(key) ^ sign_bit);
 }
 
 std::int64_t to_nanoseconds(std::chrono::system_clock::time_point time) {
@@ -144,6 +136,36 @@ std::int64_t to_nanoseconds(std::chrono::system_clock::time_point time) {
 
 domain::Error damaged_record() {
   return domain::make_error(domain::ErrorCode::internal, "", "a stored record is damaged");
+}
+
+bool crc32c_has_hardware() noexcept {
+#if defined(__x86_64__)
+  // __builtin_cpu_init first, as the first use may come before the constructors that call it.
+  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("sse4.2") != 0);
+  return has;
+#else
+  return false;
+#endif
+}
+
+Crc32c crc32c_for_this_cpu() noexcept {
+  static const Crc32c chosen = []() noexcept -> Crc32c {
+#if defined(__x86_64__)
+    if (crc32c_has_hardware()) {
+      return crc32c_hardware;
+    }
+#endif
+    return crc32c_portable;
+  }();
+  return chosen;
+}
+
+std::uint32_t crc32c(std::string_view bytes) noexcept { return crc32c_for_this_cpu()(bytes); }
+
+std::uint32_t crc32c_portable(std::string_view bytes) noexcept {
+  boost::crc_optimal<32, 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF, true, true> crc;  // Castagnoli
+  crc.process_bytes(bytes.data(), bytes.size());
+  return crc.checksum();
 }
 
 }  // namespace petstore::adapters::storage::lmdb

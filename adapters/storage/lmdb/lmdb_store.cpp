@@ -24,22 +24,13 @@ domain::Error unexpected_failure(const std::exception& e) {
 }  // namespace
 
 domain::Error storage_error(int rc, std::string detail) {
-  domain::Error error;
-  switch (rc) {
-    case MDB_CORRUPTED:
-    case MDB_PAGE_NOTFOUND:
-    case MDB_INVALID:
-    case MDB_PANIC:
-      error = domain::make_error(domain::ErrorCode::internal, "", "stored data is damaged");
-      break;
-    case MDB_MAP_FULL:
-    case ENOSPC:
-      error = domain::make_error(domain::ErrorCode::unavailable, "", "storage is full");
-      break;
-    default:
-      error = domain::make_error(domain::ErrorCode::unavailable, "", "storage is unavailable");
-      break;
-  }
+  const bool damaged =
+      rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID || rc == MDB_PANIC;
+  auto error =
+      domain::make_error(damaged ? domain::ErrorCode::internal : domain::ErrorCode::unavailable, "",
+                         damaged                              ? "stored data is damaged"
+                         : rc == MDB_MAP_FULL || rc == ENOSPC ? "storage is full"
+                                                              : "storage is unavailable");
   error.detail = std::move(detail);
   return error;
 }
@@ -51,7 +42,7 @@ Store::~Store() {
   ::mdb_env_close(env_);
 }
 
-domain::Error Store::serving_failure(const std::exception& e) {
+domain::Error Store::failure(const std::exception& e) {
   if (const auto* failed = dynamic_cast<const ::lmdb::error*>(&e)) {
     return storage_error(failed->code(), failed->what());
   }
@@ -100,10 +91,8 @@ domain::Result<void> Store::read(const TxnWork& work) const {
     const AbortGuard guard(txn);  // ending a read transaction is aborting it
     work(txn);
     return {};
-  } catch (const ::lmdb::error& e) {
-    return storage_error(e.code(), e.what());
   } catch (const std::exception& e) {
-    return unexpected_failure(e);
+    return failure(e);
   }
 }
 
@@ -217,6 +206,50 @@ domain::Result<void> Store::write(const TxnWork& work) {
     } catch (const std::exception& e) {
       return unexpected_failure(e);
     }
+  }
+}
+
+ReadTxn::~ReadTxn() {
+  for (const Cursor& cursor : cursors_) {
+    if (cursor.cursor != nullptr) {
+      ::mdb_cursor_close(cursor.cursor);  // a read-only transaction never frees its cursors
+    }
+  }
+}
+
+MDB_cursor* ReadTxn::cursor(MDB_dbi dbi) {
+  for (Cursor& cursor : cursors_) {
+    if (cursor.cursor != nullptr && cursor.dbi == dbi) {
+      if (!cursor.current) {
+        check(::mdb_cursor_renew(txn_.get(), cursor.cursor), "mdb_cursor_renew");
+        cursor.current = true;
+      }
+      return cursor.cursor;
+    }
+    if (cursor.cursor == nullptr) {
+      check(::mdb_cursor_open(txn_.get(), dbi, &cursor.cursor), "mdb_cursor_open");
+      cursor.dbi = dbi;
+      cursor.current = true;
+      return cursor.cursor;
+    }
+  }
+  ::lmdb::error::raise("ReadTxn::cursor", EINVAL);  // more databases than max_cursors: a bug
+}
+
+int ReadTxn::renew() noexcept {
+  const int rc = ::mdb_txn_renew(txn_.get());
+  live_ = rc == MDB_SUCCESS;
+  return rc;
+}
+
+void ReadTxn::reset() noexcept {
+  if (!live_) {
+    return;
+  }
+  live_ = false;
+  ::mdb_txn_reset(txn_.get());
+  for (Cursor& cursor : cursors_) {
+    cursor.current = false;
   }
 }
 

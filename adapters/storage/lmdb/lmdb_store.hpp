@@ -2,9 +2,12 @@
 // Store: one open LMDB environment with the adapter's databases; the only code that begins and
 // ends transactions, and ::lmdb::error stops here. Every transaction of this process holds
 // `map_mutex_` shared; a resize (ours, or adopting another process's growth) holds it exclusive
-// and first resets the kept serving reads, as mdb_env_set_mapsize requires.
+// and first resets the kept serving reads, as mdb_env_set_mapsize requires. Above it ReadTxn, a
+// kept serving read; below it, the reads and the batch of creates that run in its transactions.
 
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
@@ -16,12 +19,59 @@
 
 #include <lmdb.h>
 
-#include "adapters/storage/lmdb/lmdb_backup.hpp"
+#include "adapters/storage/lmdb/lmdb_pet_archive.hpp"
 #include "adapters/storage/lmdb/lmdb_pet_repository.hpp"
-#include "adapters/storage/lmdb/lmdb_read_txn.hpp"
+#include "adapters/storage/lmdb/lmdb_txn.hpp"
 #include "domain/error.hpp"
+#include "ports/pet_repository.hpp"
 
 namespace petstore::adapters::storage::lmdb {
+
+// ReadTxn: a read-only transaction kept live between serving reads, with its cursors, and renewed
+// once a newer commit exists (docs/decisions/lmdb-kept-snapshots.md). Under MDB_NOTLS a reset
+// transaction keeps its reader slot, so a renew allocates nothing.
+class ReadTxn {
+ public:
+  // REQUIRES: `txn` is a read-only transaction, just begun.
+  explicit ReadTxn(AbortGuard txn) noexcept : txn_(std::move(txn)) {}
+  ReadTxn(const ReadTxn&) = delete;
+  ReadTxn& operator=(const ReadTxn&) = delete;
+  // Closes the cursors; then txn_ aborts the transaction.
+  ~ReadTxn();
+
+  [[nodiscard]] MDB_txn* txn() const noexcept { return txn_.get(); }
+
+  // cursor: this transaction's cursor on `dbi`, valid until reset; may throw ::lmdb::error.
+  // REQUIRES: the transaction is live; at most `max_cursors` databases are asked for.
+  [[nodiscard]] MDB_cursor* cursor(MDB_dbi dbi);
+
+  // live: whether it holds a snapshot (begun or renewed, not reset since).
+  [[nodiscard]] bool live() const noexcept { return live_; }
+
+  // snapshot: the id of the commit a live transaction reads.
+  [[nodiscard]] std::uint64_t snapshot() const noexcept { return ::mdb_txn_id(txn_.get()); }
+
+  // renew: makes a reset transaction live again, on the newest committed snapshot; LMDB's rc.
+  // A failed renew leaves it reset (MDB_MAP_RESIZED: the caller adopts the map and renews again).
+  [[nodiscard]] int renew() noexcept;
+
+  // reset: ends the snapshot (old pages may be reused by writers from here on) and keeps the slot;
+  // nothing when it is not live.
+  void reset() noexcept;
+
+  static constexpr std::size_t max_cursors = 2;  // pets and pets_by_status
+
+ private:
+  struct Cursor {
+    MDB_cursor* cursor = nullptr;
+    MDB_dbi dbi = 0;
+    bool current = false;  // renewed (or opened) in the transaction's current snapshot
+  };
+
+  AbortGuard txn_;
+  bool live_ = true;
+  std::array<Cursor, max_cursors> cursors_{};
+};
 
 struct Databases {
   MDB_dbi pets = 0;
@@ -75,7 +125,7 @@ class Store {
         return out;
       }
     } catch (const std::exception& e) {
-      return serving_failure(e);
+      return failure(e);
     }
   }
 
@@ -118,8 +168,8 @@ class Store {
     std::unique_ptr<ReadTxn> read_;  // after lock_, so that it ends first
   };
 
-  // serving_failure: the error a serving read's exception gives (storage_error for LMDB's).
-  [[nodiscard]] static domain::Error serving_failure(const std::exception& e);
+  // failure: the error a read's exception gives (storage_error for LMDB's).
+  [[nodiscard]] static domain::Error failure(const std::exception& e);
   // newest_commit: the id of the newest commit of any process, from the meta pages (no lock).
   [[nodiscard]] std::uint64_t newest_commit() const noexcept;
   // take_read: a live serving transaction (kept, renewed or begun), `lock` held; may throw.
@@ -144,5 +194,33 @@ class Store {
 // backup_store: backup_lmdb_store on an open store, so that a process can back up its own store.
 [[nodiscard]] domain::Result<BackupReport> backup_store(const Store& store,
                                                         const std::filesystem::path& out_dir);
+
+// next_pet_id: the id the next create gets: the highest stored id + 1 (2^63 when INT64_MAX is
+// stored: none is left), or the first id of an empty store; may throw ::lmdb::error. Pets are
+// never deleted, so this only grows, and inside a write transaction no other writer can move it.
+[[nodiscard]] std::uint64_t next_pet_id(MDB_txn* txn, const Databases& dbs);
+
+// read_pet: the pet with `id`, not_found when none; may throw ::lmdb::error.
+[[nodiscard]] domain::Result<domain::Pet> read_pet(MDB_txn* txn, const Databases& dbs,
+                                                   domain::PetId id);
+
+// read_page: the page `query` describes, on `read`'s cursors; may throw ::lmdb::error. A filtered
+// page walks the (status, id) index (docs/decisions/lmdb-filtered-pages.md).
+[[nodiscard]] domain::Result<ports::PetPage> read_page(ReadTxn& read, const Databases& dbs,
+                                                       const ports::PetQuery& query);
+
+struct PendingCreate {
+  ports::CreatePetCommand command;
+  ports::PetRepository::CreateDone done;
+};
+
+// commit_creates: one result per create of `batch`, in order, in one write transaction (one
+// sync), committed and synced when successful. Ids follow the highest stored id, read inside the
+// transaction, so several processes on one store assign unique ids
+// (docs/decisions/lmdb-two-processes.md). A create that fails alone (a damaged record) writes
+// nothing; a failed commit gives every create its error and stores nothing
+// (docs/decisions/lmdb-failed-commit.md).
+[[nodiscard]] std::vector<domain::Result<ports::CreateOutcome>> commit_creates(
+    Store& store, const std::vector<PendingCreate>& batch);
 
 }  // namespace petstore::adapters::storage::lmdb

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <vector>
 
-#include "adapters/storage/lmdb/lmdb_reads.hpp"
 #include "adapters/storage/lmdb/lmdb_records.hpp"
 #include "adapters/storage/lmdb/lmdb_store.hpp"
 #include "adapters/storage/lmdb/lmdb_txn.hpp"
@@ -23,6 +22,10 @@ namespace fs = std::filesystem;
 domain::Error data_dir_error(const fs::path& dir, const std::string& what) {
   return domain::make_error(domain::ErrorCode::unavailable, "data-dir",
                             "data dir " + dir.string() + " " + what);
+}
+
+domain::Error cannot_open(const fs::path& dir, int rc) {
+  return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
 }
 
 // dangling_link: when `path` is a symbolic link to nothing, "is a symbolic link to <target>, which
@@ -106,10 +109,6 @@ std::optional<std::uint64_t> read_u64(MDB_txn* txn, MDB_dbi dbi, std::string_vie
   return decode_u64(view(v));
 }
 
-void write_u64(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::uint64_t value) {
-  put(txn, dbi, key, encode_u64(value));
-}
-
 MDB_dbi open_dbi(MDB_txn* txn, const char* name, unsigned int flags) {
   MDB_dbi dbi = 0;
   ::lmdb::dbi_open(txn, name, flags, &dbi);
@@ -169,7 +168,7 @@ domain::Result<std::unique_ptr<Store>> Store::open(const LmdbOptions& options) {
   }
   MDB_env* env = nullptr;
   if (const int rc = ::mdb_env_create(&env); rc != MDB_SUCCESS) {
-    return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
+    return cannot_open(dir, rc);
   }
   std::unique_ptr<Store> store(new Store(env, options));  // closes env from here on
   int rc = ::mdb_env_set_maxdbs(env, max_databases);
@@ -183,12 +182,12 @@ domain::Result<std::unique_ptr<Store>> Store::open(const LmdbOptions& options) {
     // MDB_NOTLS: a read transaction is not tied to its thread, so any thread may run one.
     rc = ::mdb_env_open(env, dir.c_str(), MDB_NOTLS, 0600);
   }
-  if (rc != MDB_SUCCESS) {
-    return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
-  }
   int stale_readers = 0;
-  if (rc = ::mdb_reader_check(env, &stale_readers); rc != MDB_SUCCESS) {
-    return data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(rc));
+  if (rc == MDB_SUCCESS) {
+    rc = ::mdb_reader_check(env, &stale_readers);
+  }
+  if (rc != MDB_SUCCESS) {
+    return cannot_open(dir, rc);
   }
   if (auto checked = store->check_schema(); !checked) {
     return checked.error();
@@ -227,8 +226,7 @@ domain::Result<void> Store::check_schema() {
         continue;
       }
       const fs::path& dir = options_.data_dir;
-      auto error =
-          data_dir_error(dir, std::string("cannot be opened: ") + ::mdb_strerror(e.code()));
+      auto error = cannot_open(dir, e.code());
       if (e.code() == MDB_NOTFOUND) {
         error = data_dir_error(dir, "holds a damaged store (a database is missing)");
       }
@@ -255,7 +253,7 @@ domain::Result<void> Store::check_schema_once() {
       return data_dir_error(dir, "holds an LMDB store that is not a Petstore store");
     }
     meta = open_dbi(txn, meta_db, MDB_CREATE);
-    write_u64(txn, meta, schema_version_key, schema_version);
+    put(txn, meta, schema_version_key, encode_u64(schema_version));
   } else {
     check(rc, "mdb_dbi_open");
   }
@@ -279,7 +277,7 @@ domain::Result<void> Store::check_schema_once() {
   }
   if (*version < schema_version) {
     migrate_pets_to_v3(txn, dbs_);
-    write_u64(txn, meta, schema_version_key, schema_version);
+    put(txn, meta, schema_version_key, encode_u64(schema_version));
   }
   commit(guard);
   return {};

@@ -1,31 +1,31 @@
 #pragma once
 // The adapter's libpq helpers, shared by every file that calls libpq.
 
-#include <charconv>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <libpq-fe.h>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
+#include <utility>
 #include <vector>
+
+#include "domain/whole_number.hpp"
 
 namespace petstore::adapters::storage::postgres {
 
-struct ConnDeleter {
-  void operator()(PGconn* conn) const { PQfinish(conn); }
+using domain::parse_whole;
+
+// Freed: a deleter that hands a handle to the libpq function that frees it.
+template <auto release>
+struct Freed {
+  void operator()(auto* handle) const { release(handle); }
 };
-struct ResultDeleter {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-struct ConninfoDeleter {
-  void operator()(PQconninfoOption* options) const { PQconninfoFree(options); }
-};
-using ConnPtr = std::unique_ptr<PGconn, ConnDeleter>;
-using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
-using ConninfoPtr = std::unique_ptr<PQconninfoOption, ConninfoDeleter>;
+using ConnPtr = std::unique_ptr<PGconn, Freed<PQfinish>>;
+using ResultPtr = std::unique_ptr<PGresult, Freed<PQclear>>;
+using ConninfoPtr = std::unique_ptr<PQconninfoOption, Freed<PQconninfoFree>>;
 
 // TargetHost: one host of a (possibly multi-host) URL, as the libpq keywords that override the
 // URL's ("host", and "port" / "hostaddr" where the URL has them), and its name for logs.
@@ -96,17 +96,30 @@ struct ConnectTarget {
 // one_line: redacted, with the newlines inside the text turned into spaces as well.
 [[nodiscard]] std::string one_line(std::string_view text, const std::string& password);
 
-// parse_whole: `text` as a Number in `base` when the whole of it is one (no sign on an unsigned
-// Number, no spaces, no "0x"), else nullopt (empty text, too large a number included).
-template <class Number>
-[[nodiscard]] std::optional<Number> parse_whole(std::string_view text, int base = 10) {
-  Number value{};
-  const auto* end = text.data() + text.size();
-  const auto [at, error] = std::from_chars(text.data(), end, value, base);
-  if (error != std::errc{} || at != end) {
-    return std::nullopt;
+// ArrayLiteral: a PostgreSQL array's text form, built one element at a time. Every element is
+// quoted (a backslash before each quote and backslash in it), so any text passes; nullopt is NULL.
+class ArrayLiteral {
+ public:
+  void add(const std::optional<std::string>& item) {
+    text_ += text_.size() == 1 ? "" : ",";
+    if (!item) {
+      text_ += "NULL";
+      return;
+    }
+    text_ += '"';
+    for (const char c : *item) {
+      if (c == '"' || c == '\\') {
+        text_ += '\\';
+      }
+      text_ += c;
+    }
+    text_ += '"';
   }
-  return value;
-}
+  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
+  [[nodiscard]] std::optional<std::string> done() && { return std::move(text_) + "}"; }
+
+ private:
+  std::string text_ = "{";
+};
 
 }  // namespace petstore::adapters::storage::postgres

@@ -1,10 +1,8 @@
 #include "adapters/storage/postgres/postgres_connection.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_pool.hpp"
@@ -201,10 +199,8 @@ void Connection::finish_front_work() {
   Work work = std::move(works_.front());
   works_.pop_front();
   statement_index_ = 0;
-  auto results = std::move(results_);
-  results_.clear();
-  auto error = std::move(front_error_);
-  front_error_.reset();
+  auto results = std::exchange(results_, {});
+  auto error = std::exchange(front_error_, std::nullopt);
   auto warning = std::exchange(front_warning_, std::nullopt);
   if (!error && warning && work.is_commit && work.in_doubt) {
     work.in_doubt(std::move(results), "a warning during its commit: " + *warning);
@@ -239,20 +235,18 @@ void Connection::fail(const std::string& reason, bool silent) {
     return;
   }
   // A commit work whose COMMIT answered without error, only the sync's answer lost (a fast
-  // shutdown may answer, then close), has committed: it gets its results. Swapped, not moved, so
-  // that no path reads a moved-from vector.
-  std::vector<ResultPtr> received;
-  received.swap(results_);
+  // shutdown may answer, then close), has committed: it gets its results. Exchanged, not moved,
+  // so that no path reads a moved-from vector.
+  auto received = std::exchange(results_, {});
   std::optional<Work> answered;
   std::vector<ResultPtr> answered_results;
   if (!works_.empty() && works_.front().is_commit && !front_error_ &&
       statement_index_ == works_.front().statements.size() && received.size() == statement_index_) {
     answered.emplace(std::move(works_.front()));
     works_.pop_front();
-    answered_results.swap(received);
+    answered_results = std::exchange(received, {});
   }
-  auto works = std::move(works_);
-  works_.clear();
+  auto works = std::exchange(works_, {});
   forget_session();
   pause_before_retry();
   if (answered) {

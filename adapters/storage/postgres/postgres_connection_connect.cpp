@@ -1,15 +1,11 @@
+// Connection's connecting half: each host in turn, then the session's set-up.
 #include <algorithm>
-#include <chrono>
-#include <string>
 #include <utility>
-#include <vector>
 
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_pool.hpp"
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
-
-// Connection's connecting half: each host in turn, then the session's set-up.
 
 namespace petstore::adapters::storage::postgres {
 namespace {

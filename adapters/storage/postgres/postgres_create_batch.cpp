@@ -9,11 +9,9 @@
 #include <string_view>
 #include <utility>
 
-#include "adapters/storage/postgres/postgres_array_literal.hpp"
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 #include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
-#include "adapters/storage/postgres/postgres_trace_comment.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -137,12 +135,9 @@ Work create_batch_work(std::vector<PendingCreate> batch,
     }
     const int rows = static_cast<int>(creates.size());
     for (int i = 0; i < rows; ++i) {
-      const auto at = static_cast<std::size_t>(i);
-      if (!results) {
-        creates[at].done(results.error());
-      } else {
-        creates[at].done(outcome_of((*results)[create_statement_index].get(), i, rows));
-      }
+      creates[static_cast<std::size_t>(i)].done(
+          results ? outcome_of((*results)[create_statement_index].get(), i, rows)
+                  : domain::Result<ports::CreateOutcome>(results.error()));
     }
     state->after(creates.size());
   };

@@ -101,10 +101,9 @@ void EventLoop::run() {
     // ppoll: a wait for company lasts about one commit, often under a millisecond.
     const auto wait = std::max(Clock::duration::zero(), wake_at - Clock::now());
     const auto seconds = std::chrono::floor<std::chrono::seconds>(wait);
-    timespec timeout{};
-    timeout.tv_sec = static_cast<decltype(timeout.tv_sec)>(seconds.count());
-    timeout.tv_nsec =
-        static_cast<decltype(timeout.tv_nsec)>(std::chrono::nanoseconds(wait - seconds).count());
+    const timespec timeout{
+        static_cast<decltype(timespec::tv_sec)>(seconds.count()),
+        static_cast<decltype(timespec::tv_nsec)>(std::chrono::nanoseconds(wait - seconds).count())};
     const int ready = ppoll(fds.data(), fds.size(), &timeout, nullptr);
     if (ready <= 0) {
       continue;  // a timeout or EINTR: the next turn runs the ticks

@@ -28,11 +28,72 @@ std::string format_lsn(Lsn lsn) {
   return text.data();
 }
 
-ReplicaVerdict judge_replica(std::optional<Lsn> replayed, Lsn required) {
-  if (!replayed) {
-    return ReplicaVerdict::not_standby;
+PositionGathering::PositionGathering(GatherRule rule, std::function<void()> send_query,
+                                     std::function<void()> wake_loop)
+    : send_query_(std::move(send_query)), wake_loop_(std::move(wake_loop)), batches_(rule) {}
+
+PositionGathering::~PositionGathering() { close(); }
+
+void PositionGathering::join(Work work) {
+  bool send = false;
+  bool wake = false;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto deadline = work.deadline;
+    send = batches_.join(std::move(work), now_locked(), deadline);
+    wake = !send && arm_locked();
   }
-  return *replayed >= required ? ReplicaVerdict::fresh : ReplicaVerdict::lagging;
+  send_or_wake(send, wake);
+}
+
+std::vector<Work> PositionGathering::answered() {
+  PositionBatches<Work>::Answered answered;
+  bool wake = false;
+  {
+    const std::lock_guard lock(mutex_);
+    answered = batches_.answered(now_locked());
+    wake = !answered.send_next && arm_locked();
+  }
+  send_or_wake(answered.send_next, wake);
+  return std::move(answered.waiters);
+}
+
+void PositionGathering::close() {
+  bool send = false;
+  {
+    const std::lock_guard lock(mutex_);
+    closed_ = true;
+    send = batches_.due(now_locked());
+  }
+  send_or_wake(send, false);
+}
+
+PositionGathering::Clock::time_point PositionGathering::now_locked() const {
+  return closed_ ? Clock::time_point::max() : Clock::now();
+}
+
+bool PositionGathering::arm_locked() {
+  const auto at = batches_.send_at();
+  if (!at || *at >= tick_at_) {
+    return false;  // nothing waits for a tick, or the loop turns soon enough already
+  }
+  tick_at_ = *at;
+  return true;
+}
+
+PositionGathering::Clock::time_point PositionGathering::next_tick() const {
+  const std::lock_guard lock(mutex_);
+  return batches_.send_at().value_or(Clock::time_point::max());
+}
+
+void PositionGathering::on_tick(Clock::time_point /*now*/) {
+  bool send = false;
+  {
+    const std::lock_guard lock(mutex_);
+    send = batches_.due(now_locked());
+    tick_at_ = batches_.send_at().value_or(Clock::time_point::max());
+  }
+  send_or_wake(send, false);
 }
 
 }  // namespace petstore::adapters::storage::postgres

@@ -3,6 +3,7 @@
 // a no-op by default. Called concurrently on the adapter's threads: implementations must be
 // thread-safe and quick. No text carries a URL's password.
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <string_view>
@@ -18,17 +19,9 @@ enum class ReplicaRefusal {
 };
 
 [[nodiscard]] constexpr std::string_view to_string(ReplicaRefusal refusal) {
-  switch (refusal) {
-    case ReplicaRefusal::not_a_replica:
-      return "not_a_replica";
-    case ReplicaRefusal::other_cluster:
-      return "other_cluster";
-    case ReplicaRefusal::other_database:
-      return "other_database";
-    case ReplicaRefusal::other_timeline:
-      return "other_timeline";
-  }
-  return "other_timeline";
+  constexpr std::array<std::string_view, 4> names{"not_a_replica", "other_cluster",
+                                                  "other_database", "other_timeline"};
+  return names.at(static_cast<std::size_t>(refusal));
 }
 
 class PostgresObserver {

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "adapters/storage/postgres/libpq.hpp"
-#include "adapters/storage/postgres/postgres_array_literal.hpp"
 #include "adapters/storage/postgres/postgres_queries.hpp"
 #include "adapters/storage/postgres/postgres_schema.hpp"
 #include "adapters/storage/postgres/postgres_session.hpp"
@@ -83,13 +82,11 @@ class PostgresPetArchive final : public ports::PetArchive {
         !migrated) {
       return migrated.error();
     }
-    for (const char* step :
-         {"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-          "DECLARE every_pet NO SCROLL CURSOR FOR SELECT id, name, category_id, status FROM "
-          "petstore.pets ORDER BY id"}) {
-      if (auto done = db.run(step); !done) {
-        return done.error();
-      }
+    if (auto begun = db.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; DECLARE every_pet "
+                            "NO SCROLL CURSOR FOR SELECT id, name, category_id, status FROM "
+                            "petstore.pets ORDER BY id");
+        !begun) {
+      return begun.error();
     }
     ports::ArchiveReadReport report;
     const std::string fetch = "FETCH " + std::to_string(fetch_rows) + " FROM every_pet";
@@ -132,13 +129,11 @@ class PostgresPetArchive final : public ports::PetArchive {
       return session.error();
     }
     auto& db = *session;
-    if (auto begun = db.run("BEGIN"); !begun) {
-      return begun.error();
-    }
     // The counter row first: creates of every instance wait until this commits. A new
     // incarnation moves it past a lost server's ids first (postgres_incarnation.hpp).
     auto counter = db.run(
-        "SELECT petstore.open_incarnation(); SELECT next_id FROM petstore.id_counter FOR UPDATE");
+        "BEGIN; SELECT petstore.open_incarnation(); "
+        "SELECT next_id FROM petstore.id_counter FOR UPDATE");
     if (!counter) {
       return counter.error();
     }

@@ -1,10 +1,7 @@
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 
 #include <algorithm>
-#include <memory>
 #include <optional>
-#include <stop_token>
-#include <string>
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
@@ -86,9 +83,6 @@ class PostgresPetRepository final : public ports::PetRepository {
     (void)worker_.post({std::move(attempt), {}},
                        BackgroundWorker::Clock::now() + schema_first_pause);
   }
-
-  PostgresPetRepository(const PostgresPetRepository&) = delete;
-  PostgresPetRepository& operator=(const PostgresPetRepository&) = delete;
 
   // PetRepository
   void create(ports::CreatePetCommand command, CreateDone done) override {

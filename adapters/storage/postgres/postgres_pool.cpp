@@ -1,13 +1,7 @@
 #include "adapters/storage/postgres/postgres_pool.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <deque>
-#include <functional>
-#include <memory>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
 
@@ -26,10 +20,10 @@ void answer_unavailable(PendingCreate& create, const char* reason) {
 }  // namespace
 
 void Pool::Unanswered::answer() {
-  for (auto& [work, reason] : reads) {
+  for (auto& work : reads) {
     answer_unavailable(work, reason);
   }
-  for (auto& [create, reason] : creates) {
+  for (auto& create : creates) {
     answer_unavailable(create, reason);
   }
   reads.clear();
@@ -207,8 +201,9 @@ Pool::Clock::time_point Pool::on_tick(Clock::time_point now) {
 }
 
 void Pool::take_due_locked(Clock::time_point now, Unanswered& answers, const char* reason) {
-  take_due(reads_, now, answers.reads, reason);
-  batches_.give_up(now, answers.creates, reason);
+  answers.reason = reason;
+  take_due(reads_, now, answers.reads);
+  batches_.give_up(now, answers.creates);
 }
 
 void Pool::report_pool_locked() const {

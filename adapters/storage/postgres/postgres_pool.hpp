@@ -14,16 +14,58 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/storage/postgres/postgres_batch_scheduler.hpp"
 #include "adapters/storage/postgres/postgres_commit_resolver.hpp"
 #include "adapters/storage/postgres/postgres_connection.hpp"
 #include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_observer.hpp"
-#include "adapters/storage/postgres/postgres_pool_health.hpp"
 #include "adapters/storage/postgres/postgres_work.hpp"
 
 namespace petstore::adapters::storage::postgres {
+
+// PoolHealth: whether a pool is available (what /readyz says) and when it probes the database,
+// traffic or not (docs/decisions/postgres-readiness-probe.md). After an unanswered probe the pool
+// reports itself unavailable, though calls are still tried. Not thread-safe: the pool locks it.
+class PoolHealth {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // /readyz turns 503 within about their sum of the database ceasing to answer.
+  static constexpr auto probe_interval = std::chrono::seconds(1);
+  static constexpr auto probe_timeout = std::chrono::seconds(2);
+
+  // take_probe: true when a probe is due now on a pool that serves (`serving`); it is then out
+  // until probe_answered.
+  [[nodiscard]] bool take_probe(Clock::time_point now, bool serving) {
+    if (probing_ || !serving || now < next_probe_at_) {
+      return false;
+    }
+    probing_ = true;
+    return true;
+  }
+  void probe_answered(bool answered, Clock::time_point now) {
+    probing_ = false;
+    answering_ = answered;
+    next_probe_at_ = now + probe_interval;
+  }
+  // connected: a connection has just connected and answered its set-up: the database answers.
+  void connected() { answering_ = true; }
+  // change: the pool's availability, when it differs from the one last returned; else nullopt.
+  [[nodiscard]] std::optional<bool> change(bool connection_open, bool schema_ready, bool closing) {
+    const bool available = connection_open && schema_ready && answering_ && !closing;
+    if (available == reported_available_) {
+      return std::nullopt;
+    }
+    reported_available_ = available;
+    return available;
+  }
+
+ private:
+  bool answering_ = true;  // the last probe's verdict (true until one fails)
+  bool probing_ = false;
+  Clock::time_point next_probe_at_{};
+  bool reported_available_ = false;
+};
 
 struct PoolSettings {
   ConnectTarget target;
@@ -80,10 +122,11 @@ class Pool final {
     std::vector<Work> works;
     std::vector<PendingCreate> given_up;
   };
-  // Unanswered: calls taken out under the lock, answered unavailable after it.
+  // Unanswered: calls taken out under the lock, answered unavailable (`reason`) after it.
   struct Unanswered {
-    std::vector<std::pair<Work, const char*>> reads;
-    std::vector<std::pair<PendingCreate, const char*>> creates;
+    std::vector<Work> reads;
+    std::vector<PendingCreate> creates;
+    const char* reason = "";
     void answer();
   };
 
@@ -100,7 +143,6 @@ class Pool final {
   // on_tick (the first loop's, every turn): expires queued calls, dispatches a batch whose wait
   // for company is over, and returns when it must run next.
   Clock::time_point on_tick(Clock::time_point now);
-  // take_due_locked: take_due on the queued reads and creates.
   void take_due_locked(Clock::time_point now, Unanswered& answers, const char* reason);
   void report_pool_locked() const;
   // probe_locked: queues a probe, first in line, when one is due.

@@ -1,11 +1,5 @@
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
-
-#include "adapters/storage/postgres/postgres_pool.hpp"
-
 // Pool's side of its connections' changes (postgres_pool.hpp).
+#include "adapters/storage/postgres/postgres_pool.hpp"
 
 namespace petstore::adapters::storage::postgres {
 

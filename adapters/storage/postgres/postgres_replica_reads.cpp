@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <memory>
-#include <optional>
-#include <string_view>
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_replay_wait.hpp"
@@ -68,8 +65,7 @@ void ReplicaReads::read(Work work) {
     std::uint64_t connections = 0;
     {
       const std::lock_guard lock(mutex_);
-      const char* unused = "";  // without a trusted replica, the read takes the position's way
-      picked = pick_locked(Clock::now(), unused, true);
+      picked = pick_locked(Clock::now(), true);  // without one, the read takes the position's way
       connections = picked ? replicas_[*picked].connections : 0;
     }
     if (picked) {
@@ -112,8 +108,8 @@ bool ReplicaReads::usable_locked(Clock::time_point now, const char*& reason) con
   return false;
 }
 
-std::optional<std::size_t> ReplicaReads::pick_locked(Clock::time_point now, const char*& reason,
-                                                     bool trusted) {
+std::optional<std::size_t> ReplicaReads::pick_locked(Clock::time_point now, bool trusted,
+                                                     const char** reason) {
   if (trusted && (!primary_history_ || now - history_seen_at_ > history_life)) {
     return std::nullopt;
   }
@@ -124,8 +120,8 @@ std::optional<std::size_t> ReplicaReads::pick_locked(Clock::time_point now, cons
     if (why == nullptr && (!trusted || replicas_[index].trusted_for == primary_history_)) {
       return index;
     }
-    if (why != nullptr) {
-      reason = reason == std::string_view("replica_down") ? reason : why;
+    if (why != nullptr && reason != nullptr) {
+      *reason = *reason == std::string_view("replica_down") ? *reason : why;
     }
   }
   return std::nullopt;
@@ -188,19 +184,18 @@ void ReplicaReads::to_replica(Work work, Required required, bool again) {
   const auto now = Clock::now();
   const char* reason = "no_replica";
   Attempt attempt{0, std::move(required), false, again, 0};
+  std::optional<std::size_t> picked;
   {
     const std::lock_guard lock(mutex_);
-    const auto picked = pick_locked(now, reason);
+    picked = pick_locked(now, false, &reason);
     if (picked) {
       const auto& replica = replicas_[*picked];
       attempt.index = *picked;
       attempt.proving = replica.trusted_for != attempt.required->history;
       attempt.connections = replica.connections;
-    } else {
-      attempt.index = replicas_.size();
     }
   }
-  if (attempt.index == replicas_.size()) {
+  if (!picked) {
     to_primary(std::move(work), reason);
     return;
   }

@@ -15,7 +15,6 @@
 
 #include "adapters/storage/postgres/postgres_freshness.hpp"
 #include "adapters/storage/postgres/postgres_pool.hpp"
-#include "adapters/storage/postgres/postgres_position_gathering.hpp"
 #include "adapters/storage/postgres/postgres_replica_proof.hpp"
 
 namespace petstore::adapters::storage::postgres {
@@ -84,9 +83,9 @@ class ReplicaReads {
   [[nodiscard]] bool usable_locked(Clock::time_point now, const char*& reason) const;
   // pick_locked: a replica usable now (round robin), and when `trusted` proved to replay the
   // primary's history as a position query told it within history_life; nullopt when none is,
-  // with the reason none is usable in `reason`.
-  [[nodiscard]] std::optional<std::size_t> pick_locked(Clock::time_point now, const char*& reason,
-                                                       bool trusted = false);
+  // with the reason none is usable in `*reason` when one is asked for.
+  [[nodiscard]] std::optional<std::size_t> pick_locked(Clock::time_point now, bool trusted,
+                                                       const char** reason = nullptr);
   // alone_to_replica: `work` on replica `index`, with no position; whole answers are served,
   // the others take the position's way.
   void alone_to_replica(Work work, std::size_t index, std::uint64_t connections);

@@ -1,10 +1,7 @@
-#include <memory>
-#include <string_view>
+// ReplicaReads' replicas: their pools, their connections' changes, and their proofs of history.
 #include <utility>
 
 #include "adapters/storage/postgres/postgres_replica_reads.hpp"
-
-// ReplicaReads' replicas: their pools, their connections' changes, and their proofs of history.
 
 namespace petstore::adapters::storage::postgres {
 

@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <poll.h>
-#include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "adapters/storage/postgres/postgres_errors.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"

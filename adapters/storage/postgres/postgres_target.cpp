@@ -1,10 +1,11 @@
 #include "adapters/storage/postgres/postgres_target.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <utility>
+
+#include <boost/algorithm/string/split.hpp>
 
 namespace petstore::adapters::storage::postgres {
 namespace {
@@ -12,13 +13,7 @@ namespace {
 // split: libpq's comma-separated list (hosts, ports); one empty item for an empty list.
 std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> items;
-  std::size_t from = 0;
-  for (auto comma = list.find(','); comma != std::string::npos; comma = list.find(',', from)) {
-    items.push_back(list.substr(from, comma - from));
-    from = comma + 1;
-  }
-  items.push_back(list.substr(from));
-  return items;
+  return boost::split(items, list, [](char c) { return c == ','; });
 }
 
 std::string describe(const std::string& user, const std::string& host, const std::string& port,

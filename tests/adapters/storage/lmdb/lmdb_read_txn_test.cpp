@@ -1,4 +1,4 @@
-// Serving reads reuse kept read transactions (lmdb_read_txn.hpp): a reused one must read the
+// Serving reads reuse kept read transactions (ReadTxn, lmdb_store.hpp): a reused one must read the
 // newest commit, never an older snapshot it last read, and a commit must not be held back by a
 // snapshot kept live; each holds a reader slot while idle, so only a bounded number are kept, and
 // reads past the reader table fail as unavailable without leaking.

@@ -152,7 +152,7 @@ TEST(LmdbTwoProcesses, AMapGrownByAnotherProcessIsAdopted) {
   EXPECT_EQ(create_pet(*repository, new_pet("parent")).value().id.value, count + 1);
 }
 
-// Serving reads reuse reset transactions and cursors (lmdb_read_txn.hpp): one that read before
+// Serving reads reuse reset transactions and cursors (lmdb_store.hpp): one that read before
 // the other process committed reads that commit next, on every read path.
 TEST(LmdbTwoProcesses, ACommitOfTheOtherProcessIsInTheNextServingRead) {
   const TempDir temp;

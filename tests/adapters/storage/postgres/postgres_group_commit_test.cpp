@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/storage/postgres/postgres_batch_scheduler.hpp"
+#include "adapters/storage/postgres/postgres_create_batch.hpp"
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
 #include "ports/pet_repository_contract.hpp"

@@ -1,10 +1,8 @@
-// A pool's health (adapters/storage/postgres/postgres_pool_health.hpp), without a server: it is
+// A pool's health (adapters/storage/postgres/postgres_pool.hpp), without a server: it is
 // available only with a connection open, the schema ready, the last probe answered and not
 // closing, and says so once per change; one probe is out at a time, the next due probe_interval
 // after an answer, none while the pool does not serve. As a property: over any sequence of
 // events, what it reports is the model's availability, reported exactly when that changes.
-
-#include "adapters/storage/postgres/postgres_pool_health.hpp"
 
 #include <chrono>
 #include <optional>
@@ -13,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
+
+#include "adapters/storage/postgres/postgres_pool.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {

@@ -1,11 +1,9 @@
-// PositionGathering (adapters/storage/postgres/postgres_position_gathering.hpp) ticked by a real
+// PositionGathering (adapters/storage/postgres/postgres_freshness.hpp) ticked by a real
 // EventLoop, as a replica's pool ticks it, and no server: a read alone after a quiet spell sends
 // its query at once, enough reads send theirs at once, a tick sends a batch whose window passed
 // with nothing else happening, and closing sends what gathered (and every later read) at once, so
 // no read is left waiting for a query that nothing will send. When each must go is the rule's own
 // test (postgres_freshness_test.cpp, postgres_freshness_properties_test.cpp).
-
-#include "adapters/storage/postgres/postgres_position_gathering.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -17,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/postgres/postgres_event_loop.hpp"
+#include "adapters/storage/postgres/postgres_freshness.hpp"
 
 namespace petstore::adapters::storage::postgres {
 namespace {

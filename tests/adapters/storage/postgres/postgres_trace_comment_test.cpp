@@ -3,8 +3,6 @@
 // which the server accepts as part of the statement. Seen on the wire through the proxy of
 // tests/support/postgres_cutting_proxy, against a real server.
 
-#include "adapters/storage/postgres/postgres_trace_comment.hpp"
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -13,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/storage/postgres/postgres_pet_repository.hpp"
+#include "adapters/storage/postgres/postgres_queries.hpp"
 #include "ports/pet_repository_contract.hpp"
 #include "support/awaited_repository.hpp"
 #include "support/postgres_cutting_proxy.hpp"
