@@ -113,12 +113,4 @@ std::optional<char32_t> decode_next(std::string_view& text) noexcept {
   return code_point;
 }
 
-bool is_white_space(char32_t c) noexcept {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-         c == 0x3000;
-}
-
-bool is_ascii_control(char32_t c) noexcept { return c <= 0x1F || c == 0x7F; }
-
 }  // namespace petstore::domain::unicode

@@ -25,10 +25,15 @@ namespace petstore::domain::unicode {
 // up to there. Example: "\"\\ud800\"" gives 7.
 [[nodiscard]] std::size_t lone_high_surrogate_escape_end(std::string_view json_text) noexcept;
 
-// is_white_space: true for the 25 code points with the Unicode White_Space property.
-[[nodiscard]] bool is_white_space(char32_t code_point) noexcept;
+// is_white_space: true for the 25 code points with the Unicode White_Space property. Inline, like
+// is_ascii_control, since a name's every code point asks both.
+[[nodiscard]] inline bool is_white_space(char32_t c) noexcept {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
+}
 
 // is_ascii_control: U+0000-U+001F and U+007F, the controls the contract forbids in names.
-[[nodiscard]] bool is_ascii_control(char32_t code_point) noexcept;
+[[nodiscard]] inline bool is_ascii_control(char32_t c) noexcept { return c <= 0x1F || c == 0x7F; }
 
 }  // namespace petstore::domain::unicode

@@ -1,23 +1,12 @@
 #include "adapters/http/api/trace_context.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
+#include <cstring>
 #include <random>
 
 namespace petstore::adapters::http {
 namespace {
-
-// hex_pairs: the two lowercase hex digits of each byte value.
-constexpr std::array<char, 512> hex_pairs = [] {
-  constexpr std::string_view digits = "0123456789abcdef";
-  std::array<char, 512> pairs{};
-  for (std::size_t byte = 0; byte < 256; ++byte) {
-    pairs[2 * byte] = digits[byte >> 4U];
-    pairs[(2 * byte) + 1] = digits[byte & 0xFU];
-  }
-  return pairs;
-}();
 
 std::uint64_t next_bits() {
   thread_local std::uint64_t state = [] {
@@ -30,16 +19,24 @@ std::uint64_t next_bits() {
   return z ^ (z >> 31U);
 }
 
-// write_random_hex: 2 * `bytes` lowercase hex digits (`bytes` random bytes) at `out`.
+// hex_digits: the eight nibbles in `nibbles` (each byte 0-15) as lowercase hex digits, a byte
+// each, all eight at once: a byte of 10-15 carries into its bit 4 when 6 is added.
+std::uint64_t hex_digits(std::uint64_t nibbles) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  const std::uint64_t letters = ((nibbles + (6 * ones)) >> 4U) & ones;
+  return nibbles + ('0' * ones) + (('a' - '0' - 10) * letters);
+}
+
+// write_random_hex: 2 * `bytes` lowercase hex digits of random bits at `out`; `bytes` is a
+// multiple of 8. The digits' order is of no matter, so the low nibbles go first, then the high.
 void write_random_hex(char* out, std::size_t bytes) {
-  while (bytes > 0) {
-    std::uint64_t bits = next_bits();
-    for (std::size_t byte = 0; byte < 8 && bytes > 0; ++byte, --bytes) {
-      const std::size_t at = 2 * (bits & 0xFFU);
-      *out++ = hex_pairs[at];
-      *out++ = hex_pairs[at + 1];
-      bits >>= 8U;
-    }
+  constexpr std::uint64_t low_nibbles = 0x0F0F0F0F0F0F0F0FULL;
+  for (; bytes >= 8; bytes -= 8, out += 16) {
+    const std::uint64_t bits = next_bits();
+    const std::uint64_t low = hex_digits(bits & low_nibbles);
+    const std::uint64_t high = hex_digits((bits >> 4U) & low_nibbles);
+    std::memcpy(out, &low, sizeof low);
+    std::memcpy(out + 8, &high, sizeof high);
   }
 }
 

@@ -10,45 +10,37 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <utility>
+
+#include "adapters/storage/memory/published_sequence.hpp"
 
 namespace petstore::adapters::storage::memory {
 namespace {
 
-// StoreLock: a shared mutex that spins on try_lock a little before it sleeps. The memory store's
-// sections last a few hundred nanoseconds, and a sleeping waiter wakes microseconds later
+// CreateLock: a mutex that spins on try_lock a little before it sleeps. Only creates take it, and
+// their sections last a few hundred nanoseconds, where a sleeping waiter wakes microseconds later
 // (docs/benchmarks.md, "Sixteen cores (issue 37)").
-class StoreLock {
+class CreateLock {
  public:
   void lock() {
-    spin_then([this] { return mutex_.try_lock(); }, [this] { mutex_.lock(); });
-  }
-  void unlock() { mutex_.unlock(); }
-  void lock_shared() {
-    spin_then([this] { return mutex_.try_lock_shared(); }, [this] { mutex_.lock_shared(); });
-  }
-  void unlock_shared() { mutex_.unlock_shared(); }
-
- private:
-  // Tries this many times, a pause apart (a few microseconds in all), before it blocks.
-  static constexpr int spins = 64;
-
-  template <class Try, class Block>
-  static void spin_then(Try attempt, Block block) {
     for (int i = 0; i < spins; ++i) {
-      if (attempt()) {
+      if (mutex_.try_lock()) {
         return;
       }
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
     }
-    block();
+    mutex_.lock();
   }
+  void unlock() { mutex_.unlock(); }
 
-  std::shared_mutex mutex_;
+ private:
+  // Tries this many times, a pause apart (a few microseconds in all), before it blocks.
+  static constexpr int spins = 64;
+
+  std::mutex mutex_;
 };
 
 using domain::ErrorCode;
@@ -77,26 +69,33 @@ bool expired(TimePoint then, TimePoint now, std::chrono::system_clock::duration 
 
 std::size_t index_of(domain::PetStatus status) { return static_cast<std::size_t>(status); }
 
-bool id_before(const domain::Pet& pet, std::int64_t id) { return pet.id.value < id; }
-
 // page_of: the page `query` asks for from `sequence` (in id order; `pet_at` gives an element's
-// pet). Looking one past the page tells has_more.
+// pet), as published when the read began. Looking one past the page tells has_more.
 template <class Sequence, class PetAt>
 ports::PetPage page_of(const Sequence& sequence, const ports::PetQuery& query, PetAt pet_at) {
-  auto it = sequence.begin();
-  if (query.after) {
-    it = std::upper_bound(sequence.begin(), sequence.end(), query.after->value,
-                          [&pet_at](std::int64_t after, const auto& element) {
-                            return after < pet_at(element).id.value;
-                          });
+  const std::size_t size = sequence.size();
+  std::size_t next = 0;
+  // After a cursor, bisection finds the first element past it.
+  for (std::size_t count = query.after ? size : 0; count > 0;) {
+    const std::size_t half = count / 2;
+    if (pet_at(sequence[next + half]).id.value <= query.after->value) {
+      next += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
   }
   const auto limit = static_cast<std::size_t>(query.limit.value());
   ports::PetPage page;
   page.pets.reserve(limit);
-  for (; it != sequence.end() && page.pets.size() < limit; ++it) {
-    page.pets.push_back(pet_at(*it));
+  while (next < size && page.pets.size() < limit) {
+    const auto run = sequence.run_from(next, std::min(size, next + (limit - page.pets.size())));
+    for (const auto& element : run) {
+      page.pets.push_back(pet_at(element));
+    }
+    next += run.size();
   }
-  page.has_more = it != sequence.end();
+  page.has_more = next < size;
   return page;
 }
 
@@ -108,7 +107,8 @@ class MemoryPetRepository final : public ports::PetRepository {
                               "the create's deadline passed before it was stored"));
       return;
     }
-    // Built before the lock, which covers only the key's record, the id and the append.
+    // Built before the lock, which covers only the key's record, the id and the append; reads
+    // take no lock.
     domain::Pet stored = domain::with_id(domain::PetId{0}, std::move(command.pet));
     domain::Pet answer = stored;
     std::optional<domain::Pet> replayed;
@@ -129,8 +129,7 @@ class MemoryPetRepository final : public ports::PetRepository {
 
   void get(domain::PetId id, GetDone done) const override {
     done([&]() -> domain::Result<domain::Pet> {
-      const std::shared_lock lock(mutex_);
-      const domain::Pet* found = find_locked(id);
+      const domain::Pet* found = find(id);
       if (found == nullptr) {
         return domain::make_error(ErrorCode::not_found, "", "no pet with this id");
       }
@@ -140,7 +139,6 @@ class MemoryPetRepository final : public ports::PetRepository {
 
   void list(ports::PetQuery query, ListDone done) const override {
     done([&] {
-      const std::shared_lock lock(mutex_);
       if (!query.status) {
         return page_of(
             pets_, query, [](const domain::Pet& pet) -> const auto& { return pet; });
@@ -151,12 +149,7 @@ class MemoryPetRepository final : public ports::PetRepository {
     }());
   }
 
-  void count(CountDone done) const override {
-    done([&] {
-      const std::shared_lock lock(mutex_);
-      return static_cast<std::int64_t>(pets_.size());
-    }());
-  }
+  void count(CountDone done) const override { done(static_cast<std::int64_t>(pets_.size())); }
 
  private:
   // create_locked: stores `pet` under the next id, or finds the pet its idempotency key already
@@ -170,7 +163,7 @@ class MemoryPetRepository final : public ports::PetRepository {
           records_.find(ScopedKey{command.idempotency->scope, command.idempotency->key});
       if (seen != records_.end() &&
           !expired(seen->second.received_at, command.received_at, command.retention)) {
-        replayed = *find_locked(seen->second.id);
+        replayed = *find(seen->second.id);
         return seen->second.id;
       }
     }
@@ -188,14 +181,21 @@ class MemoryPetRepository final : public ports::PetRepository {
     return id;
   }
 
-  [[nodiscard]] const domain::Pet* find_locked(domain::PetId id) const {
-    const auto found = std::lower_bound(pets_.begin(), pets_.end(), id.value, id_before);
-    return found != pets_.end() && found->id == id ? &*found : nullptr;
+  // find: the published pet with `id`. Ids are given one after another from first_pet_id, so a
+  // pet's place is its id's distance from the first.
+  [[nodiscard]] const domain::Pet* find(domain::PetId id) const {
+    const std::size_t size = pets_.size();
+    if (id.value < domain::first_pet_id.value ||
+        static_cast<std::uint64_t>(id.value - domain::first_pet_id.value) >= size) {
+      return nullptr;
+    }
+    return &pets_[static_cast<std::size_t>(id.value - domain::first_pet_id.value)];
   }
 
   void append_locked(domain::Pet pet) {
-    last_id_ = std::max(last_id_, pet.id.value);
+    last_id_ = pet.id.value;
     pets_.push_back(std::move(pet));
+    // After the pet is published, so that a reader of its status finds it published.
     by_status_[index_of(pets_.back().status)].push_back(&pets_.back());
   }
 
@@ -211,13 +211,14 @@ class MemoryPetRepository final : public ports::PetRepository {
     }
   }
 
-  mutable StoreLock mutex_;
+  // Creates take it: it guards the id, the keys' records and stamps, and lets one create append at
+  // a time. Reads take no lock (docs/decisions/memory-store-layout.md).
+  CreateLock mutex_;
   std::int64_t last_id_ = domain::first_pet_id.value - 1;
-  // The pets in id order (docs/decisions/memory-store-layout.md).
-  std::deque<domain::Pet> pets_;
-  // Per status, its pets in id order. Appending to a deque moves no element, so the pointers
-  // stay valid.
-  std::array<std::deque<const domain::Pet*>, domain::all_pet_statuses.size()> by_status_;
+  // The pets in id order.
+  PublishedSequence<domain::Pet> pets_;
+  // Per status, its pets in id order. A published pet never moves, so the pointers stay valid.
+  std::array<PublishedSequence<const domain::Pet*>, domain::all_pet_statuses.size()> by_status_;
   std::map<ScopedKey, IdempotencyRecord> records_;
   std::deque<RecordStamp> stamps_;
 };

@@ -113,17 +113,27 @@ TEST(TraceContext, ATracestateTooLongOrNotPrintableIsDroppedAndTheTraceKept) {
             max_tracestate_size);
 }
 
+// New ids are random in every digit: over 1,000 traces each place of the trace id and of the span
+// id takes each of the 16 digits (a digit missed by chance: about 1 in 10^26).
 TEST(TraceContext, NoTraceparentStartsANewTraceEachTime) {
   std::set<std::string, std::less<>> traces;
   std::set<std::string, std::less<>> spans;
+  std::vector<std::set<char>> digits_at(32 + 16);
   for (int request = 0; request < 1000; ++request) {
     const auto trace = trace_request({std::nullopt, false, std::nullopt});
     expect_well_formed(trace);
     traces.emplace(trace.trace_id());
     spans.emplace(trace.span_id());
+    const std::string ids = std::string(trace.trace_id()) + std::string(trace.span_id());
+    for (std::size_t place = 0; place < ids.size() && place < digits_at.size(); ++place) {
+      digits_at[place].insert(ids[place]);
+    }
   }
   EXPECT_EQ(traces.size(), 1000U);
   EXPECT_EQ(spans.size(), 1000U);
+  for (std::size_t place = 0; place < digits_at.size(); ++place) {
+    EXPECT_EQ(digits_at[place].size(), 16U) << "place " << place;
+  }
 }
 
 RC_GTEST_PROP(TraceContext, EveryWellFormedTraceparentIsContinued,
