@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "bootstrap/repeated_failures.hpp"
+
 namespace petstore::bootstrap {
 namespace {
 
@@ -16,18 +18,20 @@ class LoggedPostgres final : public postgres::PostgresObserver {
                  adapters::metrics::Metrics& metrics, std::atomic<bool>& ready)
       : database_(std::move(database)), logger_(logger), metrics_(metrics), ready_(ready) {}
 
+  // Each pooled connection reports its own failures and its own recovery: one line for the
+  // host, with the repeats counted (RepeatedFailures).
   void connect_failed(std::string_view host, std::string_view reason) override {
-    logger_.error("database_connect_failed",
-                  {{"database", database_}, {"host", host}, {"message", reason}});
+    log_failure("database_connect_failed", host, reason);
   }
   void connection_lost(std::string_view host, std::string_view reason) override {
     metrics_.database_connection_lost();
-    logger_.error("database_connection_lost",
-                  {{"database", database_}, {"host", host}, {"message", reason}});
+    log_failure("database_connection_lost", host, reason);
   }
   void connection_restored(std::string_view host) override {
     metrics_.database_reconnected();
-    logger_.info("database_connection_restored", {{"database", database_}, {"host", host}});
+    if (failures_.succeeded(host)) {
+      logger_.info("database_connection_restored", {{"database", database_}, {"host", host}});
+    }
   }
   void availability_changed(bool available) override { ready_.store(available); }
   void pool_changed(std::size_t open, std::size_t in_use) override {
@@ -59,9 +63,12 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   void position_queried() override { metrics_.position_queried(); }
   void replica_changed(std::string_view replica, std::string_view reason) override {
     if (reason.empty()) {
-      logger_.info("database_replica_restored", {{"replica", replica}});
-    } else {
-      logger_.error("database_replica_failed", {{"replica", replica}, {"message", reason}});
+      if (failures_.succeeded(replica)) {
+        logger_.info("database_replica_restored", {{"replica", replica}});
+      }
+    } else if (const auto repeats = failures_.failed(replica, reason, Clock::now())) {
+      logger_.error("database_replica_failed",
+                    {{"replica", replica}, {"message", reason}, {"repeats", *repeats}});
     }
   }
   void replica_refused(std::string_view replica, postgres::ReplicaRefusal refusal,
@@ -86,11 +93,24 @@ class LoggedPostgres final : public postgres::PostgresObserver {
 
  private:
   using LogLevel = adapters::logging::LogLevel;
+  using Clock = RepeatedFailures::Clock;
+
+  // A failure of the same reason is written again at the latest after this, with its repeats.
+  static constexpr auto repeat_after = std::chrono::minutes(1);
+
+  void log_failure(std::string_view event, std::string_view host, std::string_view reason) {
+    if (const auto repeats = failures_.failed(host, reason, Clock::now())) {
+      logger_.error(
+          event,
+          {{"database", database_}, {"host", host}, {"message", reason}, {"repeats", *repeats}});
+    }
+  }
 
   const std::string database_;  // its description: never the password
   adapters::logging::Logger& logger_;
   adapters::metrics::Metrics& metrics_;
   std::atomic<bool>& ready_;
+  RepeatedFailures failures_{repeat_after};
 };
 
 }  // namespace

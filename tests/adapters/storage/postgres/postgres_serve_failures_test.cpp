@@ -1,11 +1,19 @@
 // How the real binary meets a database it cannot use (contract section 8): a schema newer than
-// it knows exits 1 with one line, a URL libpq cannot parse exits 2, and the URL's password appears
-// in no log line, error or metric, even when the server's own message repeats it.
+// it knows exits 1 with one line, a URL libpq cannot parse exits 2, the URL's password appears
+// in no log line, error or metric, even when the server's own message repeats it, and a database
+// that stays down is a line per failure, not one per attempt.
 
 #include <algorithm>
+#include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
+#include <map>
+#include <netinet/in.h>
+#include <sstream>
 #include <string>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -85,6 +93,50 @@ TEST(PostgresServe, ThePasswordAppearsInNoLogLineErrorOrMetric) {
     EXPECT_EQ(run.status.code, 1) << tool << ": " << run.err;
     EXPECT_NE(run.err.find("work_mem"), std::string::npos) << run.err;
     EXPECT_EQ((run.out + run.err).find(secret), std::string::npos) << run.err;
+  }
+}
+
+// refusing_port: a port of 127.0.0.1 bound but not listening, so that every connect to it is
+// refused while `socket` stays open.
+std::uint16_t refusing_port(int& socket_fd) {
+  socket_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  if (socket_fd < 0 || ::bind(socket_fd, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
+      ::getsockname(socket_fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    return 0;
+  }
+  return ntohs(address.sin_port);
+}
+
+// Nothing accepts at the URL: each pooled connection retries about once a second. The log writes
+// each failure's message once (its repeats are counted, within a minute), not a line an attempt.
+TEST(PostgresServe, ADatabaseThatStaysDownIsALineAFailureNotOneAnAttempt) {
+  int socket_fd = -1;
+  const std::uint16_t port = refusing_port(socket_fd);
+  ASSERT_NE(port, 0);
+  const TempDir dir;
+  (void)make_key(dir.path() / "keys");
+  const std::string url = "postgresql://petstore@127.0.0.1:" + std::to_string(port) + "/petstore";
+  ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
+  ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
+  ASSERT_TRUE(served.child().wait_for_stdout_line("database_connect_failed", 10s));
+  std::this_thread::sleep_for(3s);  // three more rounds of every connection's attempts
+  EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
+  ::close(socket_fd);
+  std::map<std::string, int> lines_by_message;
+  std::istringstream output(served.child().captured_stdout());
+  for (std::string line; std::getline(output, line);) {
+    if (line.find("\"database_connect_failed\"") != std::string::npos) {
+      const auto message = line.find("\"message\"");
+      ++lines_by_message[message == std::string::npos ? line : line.substr(message)];
+    }
+  }
+  ASSERT_FALSE(lines_by_message.empty());
+  for (const auto& [message, lines] : lines_by_message) {
+    EXPECT_EQ(lines, 1) << message;
   }
 }
 

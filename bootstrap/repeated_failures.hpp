@@ -1,0 +1,84 @@
+#pragma once
+// RepeatedFailures: which of a retried failure's log lines to write. While a database is out, each
+// pooled connection retries its connect every second or so; a line per attempt would bury the log.
+// Per source (a host, a replica) and message: the first failure is written at once, and repeats
+// within `quiet_for` of the line are counted instead, their count going with the message's next
+// line. A success forgets the source, so that its next failure is written at once. Thread-safe:
+// the PostgreSQL adapter reports from its own threads.
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace petstore::bootstrap {
+
+class RepeatedFailures {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit RepeatedFailures(Clock::duration quiet_for) : quiet_for_(quiet_for) {}
+
+  // failed: how many repeats the line to write now reports, or nullopt when this failure is a
+  // repeat to count, not write.
+  std::optional<std::int64_t> failed(std::string_view source, std::string_view reason,
+                                     Clock::time_point now) {
+    const std::lock_guard lock(mutex_);
+    auto& reasons = sources_.try_emplace(std::string(source)).first->second;
+    auto found = reasons.find(reason);
+    if (found == reasons.end()) {
+      forget_oldest_if_full(reasons);
+      reasons.emplace(std::string(reason), Written{now, 0});
+      return 0;
+    }
+    if (now - found->second.at < quiet_for_) {
+      ++found->second.repeats;
+      return std::nullopt;
+    }
+    const std::int64_t repeats = found->second.repeats;
+    found->second = Written{now, 0};
+    return repeats;
+  }
+
+  // succeeded: forgets `source`; whether it was failing (so that its recovery is worth a line).
+  bool succeeded(std::string_view source) {
+    const std::lock_guard lock(mutex_);
+    const auto found = sources_.find(source);
+    if (found == sources_.end()) {
+      return false;
+    }
+    sources_.erase(found);
+    return true;
+  }
+
+ private:
+  struct Written {
+    Clock::time_point at;
+    std::int64_t repeats = 0;  // since `at`, not written
+  };
+  using Reasons = std::map<std::string, Written, std::less<>>;
+
+  // A source's messages kept at once: a message that varies (a timing in it) must not grow the
+  // map while the source stays down.
+  static constexpr std::size_t reasons_kept = 8;
+
+  static void forget_oldest_if_full(Reasons& reasons) {
+    if (reasons.size() >= reasons_kept) {
+      reasons.erase(
+          std::min_element(reasons.begin(), reasons.end(),
+                           [](const auto& a, const auto& b) { return a.second.at < b.second.at; }));
+    }
+  }
+
+  const Clock::duration quiet_for_;
+  std::mutex mutex_;
+  std::map<std::string, Reasons, std::less<>> sources_;
+};
+
+}  // namespace petstore::bootstrap
