@@ -3,7 +3,7 @@
 #include <string_view>
 #include <utility>
 
-#include "adapters/http/api/client_address_group.hpp"
+#include "adapters/http/api/client_address.hpp"
 #include "adapters/storage/memory/memory_pet_repository.hpp"
 
 namespace petstore::bootstrap {

@@ -1,7 +1,6 @@
-#include "adapters/http/api/client_address_group.hpp"
-
 #include <gtest/gtest.h>
 
+#include "adapters/http/api/client_address.hpp"
 #include "application/failed_auth_throttle.hpp"
 #include "support/fake_clock.hpp"
 
