@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
     }) << '\n';
   }
   {
-    // Half the threads create, the other half read (one thread alternates).
+    // Even threads create, odd ones read (with an odd count, one more creates; one thread
+    // alternates).
     const auto pets = seeded_store();
     std::cout << "mixed=" << rate(threads, seconds, [&](unsigned t, std::int64_t i) {
       if (threads == 1 ? i % 2 == 0 : t % 2 == 0) {

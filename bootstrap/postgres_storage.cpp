@@ -1,6 +1,7 @@
 #include "bootstrap/postgres_storage.hpp"
 
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -19,17 +20,21 @@ class LoggedPostgres final : public postgres::PostgresObserver {
       : database_(std::move(database)), logger_(logger), metrics_(metrics), ready_(ready) {}
 
   // Each pooled connection reports its own failures and its own recovery: one line for the
-  // host, with the repeats counted (RepeatedFailures).
+  // host, with the repeats counted (RepeatedFailures). Decided and written under one lock, so
+  // that a recovery's line never comes before the failure line it follows.
   void connect_failed(std::string_view host, std::string_view reason) override {
-    log_failure("database_connect_failed", host, reason);
+    log_failure(connect_failures_, "database_connect_failed", host, reason);
   }
   void connection_lost(std::string_view host, std::string_view reason) override {
     metrics_.database_connection_lost();
-    log_failure("database_connection_lost", host, reason);
+    log_failure(losses_, "database_connection_lost", host, reason);
   }
   void connection_restored(std::string_view host) override {
     metrics_.database_reconnected();
-    if (failures_.succeeded(host)) {
+    const std::lock_guard lock(lines_);
+    // Both, whichever was failing: a host back is back from either.
+    const bool lost = losses_.succeeded(host);
+    if (connect_failures_.succeeded(host) || lost) {
       logger_.info("database_connection_restored", {{"database", database_}, {"host", host}});
     }
   }
@@ -62,11 +67,12 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   }
   void position_queried() override { metrics_.position_queried(); }
   void replica_changed(std::string_view replica, std::string_view reason) override {
+    const std::lock_guard lock(lines_);
     if (reason.empty()) {
-      if (failures_.succeeded(replica)) {
+      if (replica_failures_.succeeded(replica)) {
         logger_.info("database_replica_restored", {{"replica", replica}});
       }
-    } else if (const auto repeats = failures_.failed(replica, reason, Clock::now())) {
+    } else if (const auto repeats = replica_failures_.failed(replica, reason, Clock::now())) {
       logger_.error("database_replica_failed",
                     {{"replica", replica}, {"message", reason}, {"repeats", *repeats}});
     }
@@ -98,8 +104,10 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   // A failure of the same reason is written again at the latest after this, with its repeats.
   static constexpr auto repeat_after = std::chrono::minutes(1);
 
-  void log_failure(std::string_view event, std::string_view host, std::string_view reason) {
-    if (const auto repeats = failures_.failed(host, reason, Clock::now())) {
+  void log_failure(RepeatedFailures& failures, std::string_view event, std::string_view host,
+                   std::string_view reason) {
+    const std::lock_guard lock(lines_);
+    if (const auto repeats = failures.failed(host, reason, Clock::now())) {
       logger_.error(
           event,
           {{"database", database_}, {"host", host}, {"message", reason}, {"repeats", *repeats}});
@@ -110,7 +118,12 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   adapters::logging::Logger& logger_;
   adapters::metrics::Metrics& metrics_;
   std::atomic<bool>& ready_;
-  RepeatedFailures failures_{repeat_after};
+  // Apart per event and for replicas, since a replica's description may be a primary host's
+  // (every node of a cluster in both URLs).
+  std::mutex lines_;
+  RepeatedFailures connect_failures_{repeat_after};
+  RepeatedFailures losses_{repeat_after};
+  RepeatedFailures replica_failures_{repeat_after};
 };
 
 }  // namespace

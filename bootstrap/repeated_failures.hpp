@@ -3,8 +3,9 @@
 // pooled connection retries its connect every second or so; a line per attempt would bury the log.
 // Per source (a host, a replica) and message: the first failure is written at once, and repeats
 // within `quiet_for` of the line are counted instead, their count going with the message's next
-// line. A success forgets the source, so that its next failure is written at once. Thread-safe:
-// the PostgreSQL adapter reports from its own threads.
+// line. A success forgets the source, so that its next failure is written at once. Not
+// thread-safe: the caller decides and writes a line under one lock, so that lines keep the order
+// of their decisions.
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +13,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,7 +29,6 @@ class RepeatedFailures {
   // repeat to count, not write.
   std::optional<std::int64_t> failed(std::string_view source, std::string_view reason,
                                      Clock::time_point now) {
-    const std::lock_guard lock(mutex_);
     auto& reasons = sources_.try_emplace(std::string(source)).first->second;
     auto found = reasons.find(reason);
     if (found == reasons.end()) {
@@ -48,7 +47,6 @@ class RepeatedFailures {
 
   // succeeded: forgets `source`; whether it was failing (so that its recovery is worth a line).
   bool succeeded(std::string_view source) {
-    const std::lock_guard lock(mutex_);
     const auto found = sources_.find(source);
     if (found == sources_.end()) {
       return false;
@@ -77,7 +75,6 @@ class RepeatedFailures {
   }
 
   const Clock::duration quiet_for_;
-  std::mutex mutex_;
   std::map<std::string, Reasons, std::less<>> sources_;
 };
 

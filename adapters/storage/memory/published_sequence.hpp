@@ -53,6 +53,7 @@ class PublishedSequence {
     return {chunks_[chunk].load(std::memory_order_relaxed) + offset, count};
   }
 
+  // back: the last element. Writers only: it reads the size without acquire.
   [[nodiscard]] const T& back() const { return at(published_.load(std::memory_order_relaxed) - 1); }
 
   // push_back: builds `value` after the last element and publishes it. Writers only, one at a
@@ -86,6 +87,7 @@ class PublishedSequence {
             index - (first_capacity * (power - 1))};
   }
 
+  // The last chunk's capacity wraps to 0, but it is never allocated: memory runs out first.
   static std::size_t capacity_of(std::size_t chunk) { return first_capacity << chunk; }
 
   [[nodiscard]] T& at(std::size_t index) const {
