@@ -9,17 +9,19 @@
 #include <csignal>
 #include <map>
 #include <netinet/in.h>
-#include <sstream>
 #include <string>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 #include "bootstrap/cli_fixture.hpp"
+#include "support/json_bodies.hpp"
 #include "support/postgres_server.hpp"
+#include "support/text_lines.hpp"
 
 #include "serve_support.hpp"
 
@@ -99,7 +101,7 @@ TEST(PostgresServe, ThePasswordAppearsInNoLogLineErrorOrMetric) {
 // refusing_port: a port of 127.0.0.1 bound but not listening, so that every connect to it is
 // refused while `socket` stays open.
 std::uint16_t refusing_port(int& socket_fd) {
-  socket_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  socket_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -130,20 +132,20 @@ TEST(PostgresServe, ADatabaseThatStaysDownIsALineAFailureNotOneAnAttempt) {
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
   ::close(socket_fd);
   std::map<std::string, int> lines_by_event_and_message;
-  std::istringstream output(served.child().captured_stdout());
-  for (std::string line; std::getline(output, line);) {
-    for (const char* event : {"database_connect_failed", "database_replica_failed"}) {
-      if (line.find("\"" + std::string(event) + "\"") != std::string::npos) {
-        const auto message = line.find("\"message\"");
-        ++lines_by_event_and_message[event +
-                                     (message == std::string::npos ? line : line.substr(message))];
-      }
+  for (const auto& text : lines_of(served.child().captured_stdout())) {
+    const auto line = parse_json(text);
+    const auto* event = line.is_object() ? line.as_object().if_contains("event") : nullptr;
+    const auto* message = line.is_object() ? line.as_object().if_contains("message") : nullptr;
+    if (event != nullptr && message != nullptr &&
+        (*event == "database_connect_failed" || *event == "database_replica_failed")) {
+      ++lines_by_event_and_message[boost::json::serialize(*event) + " " +
+                                   boost::json::serialize(*message)];
     }
   }
   int replica_lines = 0;
   for (const auto& [event_and_message, lines] : lines_by_event_and_message) {
     EXPECT_EQ(lines, 1) << event_and_message;
-    replica_lines += event_and_message.starts_with("database_replica_failed") ? lines : 0;
+    replica_lines += event_and_message.starts_with("\"database_replica_failed\"") ? lines : 0;
   }
   EXPECT_GE(lines_by_event_and_message.size(), 2U);
   EXPECT_GE(replica_lines, 1) << served.child().captured_stdout();
