@@ -58,11 +58,10 @@ constexpr std::size_t block_size = sizeof(Block);
 constexpr std::size_t widest_number = 32;  // an int64, a double's shortest form, a duration
 
 // line_bound: the most bytes a line can take, so that its buffer is sized once. The time, level
-// and punctuation take 63; a string escapes to six bytes a byte at worst (\u00XX); json_string
-// may write a block past its end.
+// and punctuation take 63; a string escapes to six bytes a byte at worst (\u00XX).
 std::size_t line_bound(std::string_view event, std::span<const LogField> fields) {
   const auto string_bound = [](std::size_t bytes) { return (bytes * 6) + 2; };
-  std::size_t bound = 64 + string_bound(event.size()) + block_size;
+  std::size_t bound = 64 + string_bound(event.size());
   for (const auto& field : fields) {
     const auto* text = std::get_if<std::string_view>(&field.value);
     bound += field.key.size() + 4 + (text != nullptr ? string_bound(text->size()) : widest_number);
@@ -79,8 +78,15 @@ class Writer {
   [[nodiscard]] char* at() const { return at_; }
 
   void put(char c) { *at_++ = c; }
+  // put: `text` as it is; under sixteen bytes (a key, a level) as a short_piece.
   void put(std::string_view text) {
-    std::memcpy(at_, text.data(), text.size());
+    if (text.size() >= block_size) {
+      std::memcpy(at_, text.data(), text.size());
+    } else if (text.size() >= 4) {
+      store(at_, short_piece(text.data(), text.size()), text.size());
+    } else {
+      std::copy(text.begin(), text.end(), at_);
+    }
     at_ += text.size();
   }
 
@@ -110,26 +116,32 @@ class Writer {
   }
 
   // json_string: `text` as a JSON string, escaped as Boost.JSON's serializer escapes it. Blocks
-  // that need no escape (a request line's values) are copied whole; the rest byte by byte.
-  void json_string(std::string_view text) {
+  // and a tail that need no escape (a request line's values) are copied whole; the rest byte by
+  // byte. Inline: a line calls it for each field, and the call cost a tenth of the line.
+  [[gnu::always_inline]] void json_string(std::string_view text) {
     *at_++ = '"';
     const char* from = text.data();
-    const char* const end = from + text.size();
-    while (from != end) {
-      const auto length = std::min(static_cast<std::size_t>(end - from), block_size);
-      Block block = Block{} + 'a';
-      if (length == block_size) {
-        std::memcpy(&block, from, block_size);  // one load, where a length unknown here loops
-      } else {
-        std::memcpy(&block, from, length);
-      }
+    std::size_t left = text.size();
+    for (; left >= block_size; from += block_size, left -= block_size) {
+      Block block{};
+      std::memcpy(&block, from, block_size);
       if (needs_escape(block)) {
-        std::for_each(from, from + length, [this](char c) { escaped(c); });
+        std::for_each(from, from + block_size, [this](char c) { escaped(c); });
       } else {
-        std::memcpy(at_, &block, block_size);  // whole: line_bound leaves a block to spare
-        at_ += length;
+        std::memcpy(at_, &block, block_size);
+        at_ += block_size;
       }
-      from += length;
+    }
+    if (left >= 4) {
+      const Block piece = short_piece(from, left);
+      if (needs_escape(piece)) {
+        std::for_each(from, from + left, [this](char c) { escaped(c); });
+      } else {
+        store(at_, piece, left);
+        at_ += left;
+      }
+    } else {
+      std::for_each(from, from + left, [this](char c) { escaped(c); });
     }
     *at_++ = '"';
   }
@@ -182,6 +194,43 @@ class Writer {
   }
 
  private:
+  // short_piece: the `length` (4 to 16) bytes at `from` as two halves of a block, its first and
+  // its last eight (or four) bytes, overlapping when shorter: two loads that never read past the
+  // end, where a call to memcpy with a length unknown here costs more than the bytes. Every byte
+  // of the block is one of the piece's, so needs_escape tests the piece exactly.
+  static Block short_piece(const char* from, std::size_t length) {
+    std::array<std::uint64_t, 2> halves{};
+    if (length >= 8) {
+      std::memcpy(&halves[0], from, 8);
+      std::memcpy(&halves[1], from + length - 8, 8);
+    } else {
+      std::uint32_t first = 0;
+      std::uint32_t last = 0;
+      std::memcpy(&first, from, 4);
+      std::memcpy(&last, from + length - 4, 4);
+      halves[0] = first | (std::uint64_t{last} << 32U);
+      halves[1] = halves[0];
+    }
+    Block block{};
+    std::memcpy(&block, halves.data(), block_size);
+    return block;
+  }
+
+  // store: writes a short_piece of `length` bytes back as the piece, with the same two stores.
+  static void store(char* to, Block piece, std::size_t length) {
+    std::array<std::uint64_t, 2> halves{};
+    std::memcpy(halves.data(), &piece, block_size);
+    if (length >= 8) {
+      std::memcpy(to, &halves[0], 8);
+      std::memcpy(to + length - 8, &halves[1], 8);
+    } else {
+      const auto first = static_cast<std::uint32_t>(halves[0]);
+      const auto last = static_cast<std::uint32_t>(halves[0] >> 32U);
+      std::memcpy(to, &first, 4);
+      std::memcpy(to + length - 4, &last, 4);
+    }
+  }
+
   // needs_escape: whether any of the bytes is below 0x20, '"' or '\\'.
   static bool needs_escape(Block bytes) {
     const auto flagged = (bytes < 0x20) | (bytes == '"') | (bytes == '\\');

@@ -83,24 +83,36 @@ TEST(Logger, JsonEscapesQuotesAndNewlines) {
   EXPECT_EQ(object.at("count").as_int64(), 3);
 }
 
-// Strings are copied sixteen bytes at a time where no byte needs an escape: escapes at every place
-// of a block, and in the tail after the last whole block, read back as the text they escape.
+// Strings are copied in blocks of sixteen bytes, and a shorter tail as two overlapping words,
+// where no byte needs an escape: an escape at every place of every length up to three blocks, of
+// each kind (a control byte, '"', '\\'), beside bytes above 0x7F that stay as they are, reads back
+// as the text it escapes; so does the same text without it.
 TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
-  const std::string tricky[] = {
-      std::string("\x01") + "bcdefgh",
-      std::string("abcdefg\""),
-      std::string("abcdefgh\\"),
-      std::string("abcdefghijklmno\n"),
-      std::string("caf\xC3\xA9 \x7F") + " du jour",
-      std::string(16, 'x') + "\t" + std::string(7, 'y'),
-  };
-  for (const auto& text : tricky) {
+  for (std::size_t length = 0; length <= 48; ++length) {
+    std::string plain(length, 'x');
+    for (std::size_t i = 0; i < length; i += 3) {
+      plain[i] = static_cast<char>(0xC3 + (i % 2) * 0x3C);  // 0xC3 or 0xFF: high bytes pass as-is
+    }
+    std::vector<std::string> texts{plain};
+    for (std::size_t place = 0; place < length; ++place) {
+      for (const char escape : {'\x01', '"', '\\'}) {
+        texts.push_back(plain);
+        texts.back()[place] = escape;
+      }
+    }
     LogCapture out(LogFormat::json, LogLevel::info);
-    out.logger().info("event", {{"text", text}});
+    for (const auto& text : texts) {
+      out.logger().info("event", {{"text", text}});
+    }
     const std::string logged = out.text_at_close();
     const auto lines = lines_of(logged);
-    ASSERT_EQ(lines.size(), 1U) << logged;
-    EXPECT_EQ(boost::json::parse(lines[0]).at("text").as_string(), text) << lines[0];
+    ASSERT_EQ(lines.size(), texts.size()) << logged;
+    boost::json::parse_options high_bytes_as_they_are;
+    high_bytes_as_they_are.allow_invalid_utf8 = true;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      const auto object = boost::json::parse(lines[i], {}, high_bytes_as_they_are).as_object();
+      EXPECT_EQ(object.at("text").as_string(), texts[i]) << lines[i];
+    }
   }
 }
 
