@@ -20,7 +20,8 @@ class LoggedPostgres final : public postgres::PostgresObserver {
       : database_(std::move(database)), logger_(logger), metrics_(metrics), ready_(ready) {}
 
   // Each pooled connection reports its own failures and its own recovery: one line for the
-  // host, with the repeats counted (RepeatedFailures). Decided and written under one lock, so
+  // host, with the repeats counted (RepeatedFailures); its recovery line reports those never
+  // written. Decided and written under one lock, so
   // that a recovery's line never comes before the failure line it follows.
   void connect_failed(std::string_view host, std::string_view reason) override {
     log_failure(connect_failures_, "database_connect_failed", host, reason);
@@ -33,9 +34,13 @@ class LoggedPostgres final : public postgres::PostgresObserver {
     metrics_.database_reconnected();
     const std::lock_guard lock(lines_);
     // Both, whichever was failing: a host back is back from either.
-    const bool lost = losses_.succeeded(host);
-    if (connect_failures_.succeeded(host) || lost) {
-      logger_.info("database_connection_restored", {{"database", database_}, {"host", host}});
+    const auto lost = losses_.succeeded(host);
+    const auto refused = connect_failures_.succeeded(host);
+    if (lost || refused) {
+      logger_.info("database_connection_restored",
+                   {{"database", database_},
+                    {"host", host},
+                    {"repeats", lost.value_or(0) + refused.value_or(0)}});
     }
   }
   void availability_changed(bool available) override { ready_.store(available); }
@@ -69,8 +74,8 @@ class LoggedPostgres final : public postgres::PostgresObserver {
   void replica_changed(std::string_view replica, std::string_view reason) override {
     const std::lock_guard lock(lines_);
     if (reason.empty()) {
-      if (replica_failures_.succeeded(replica)) {
-        logger_.info("database_replica_restored", {{"replica", replica}});
+      if (const auto repeats = replica_failures_.succeeded(replica)) {
+        logger_.info("database_replica_restored", {{"replica", replica}, {"repeats", *repeats}});
       }
     } else if (const auto repeats = replica_failures_.failed(replica, reason, Clock::now())) {
       logger_.error("database_replica_failed",

@@ -3,9 +3,9 @@
 // pooled connection retries its connect every second or so; a line per attempt would bury the log.
 // Per source (a host, a replica) and message: the first failure is written at once, and repeats
 // within `quiet_for` of the line are counted instead, their count going with the message's next
-// line. A success forgets the source, so that its next failure is written at once. Not
-// thread-safe: the caller decides and writes a line under one lock, so that lines keep the order
-// of their decisions.
+// line. A success forgets the source, so that its next failure is written at once, and returns
+// the repeats still unwritten, for the recovery line to report. Not thread-safe: the caller
+// decides and writes a line under one lock, so that lines keep the order of their decisions.
 
 #include <algorithm>
 #include <chrono>
@@ -45,14 +45,19 @@ class RepeatedFailures {
     return repeats;
   }
 
-  // succeeded: forgets `source`; whether it was failing (so that its recovery is worth a line).
-  bool succeeded(std::string_view source) {
+  // succeeded: forgets `source`; nullopt when it was not failing, else the repeats counted since
+  // their messages' last lines and never written (its recovery line reports them).
+  std::optional<std::int64_t> succeeded(std::string_view source) {
     const auto found = sources_.find(source);
     if (found == sources_.end()) {
-      return false;
+      return std::nullopt;
+    }
+    std::int64_t unwritten = 0;
+    for (const auto& [reason, written] : found->second) {
+      unwritten += written.repeats;
     }
     sources_.erase(found);
-    return true;
+    return unwritten;
   }
 
  private:

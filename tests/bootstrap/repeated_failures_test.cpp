@@ -46,7 +46,7 @@ TEST(RepeatedFailures, AMessageThatAlwaysChangesIsAlwaysWritten) {
     EXPECT_EQ(failures.failed("db1", "took " + std::to_string(attempt) + " ms", start),
               std::optional<std::int64_t>(0));
   }
-  EXPECT_TRUE(failures.succeeded("db1"));
+  EXPECT_EQ(failures.succeeded("db1"), std::optional<std::int64_t>(0));
 }
 
 TEST(RepeatedFailures, EachSourceHasItsOwnLines) {
@@ -58,11 +58,32 @@ TEST(RepeatedFailures, EachSourceHasItsOwnLines) {
 
 TEST(RepeatedFailures, ASuccessForgetsTheSourceAndSaysWhetherItWasFailing) {
   RepeatedFailures failures(60s);
-  EXPECT_FALSE(failures.succeeded("db1"));
+  EXPECT_EQ(failures.succeeded("db1"), std::nullopt);
   (void)failures.failed("db1", "refused", start);
-  EXPECT_TRUE(failures.succeeded("db1"));
-  EXPECT_FALSE(failures.succeeded("db1"));
+  EXPECT_EQ(failures.succeeded("db1"), std::optional<std::int64_t>(0));
+  EXPECT_EQ(failures.succeeded("db1"), std::nullopt);
   EXPECT_EQ(failures.failed("db1", "refused", start + 1s), std::optional<std::int64_t>(0));
+}
+
+// The repeats kept quiet since each message's last line, of every message, go with the recovery;
+// those already written with a line do not.
+TEST(RepeatedFailures, ASuccessReportsTheRepeatsNeverWritten) {
+  RepeatedFailures failures(60s);
+  (void)failures.failed("db1", "refused", start);
+  (void)failures.failed("db1", "timed out", start);
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    EXPECT_EQ(failures.failed("db1", "refused", start + std::chrono::seconds(attempt)),
+              std::nullopt);
+  }
+  EXPECT_EQ(failures.failed("db1", "timed out", start + 1s), std::nullopt);
+  // The minute's line carries the three refusals; two more follow it, unwritten.
+  EXPECT_EQ(failures.failed("db1", "refused", start + 60s), std::optional<std::int64_t>(3));
+  EXPECT_EQ(failures.failed("db1", "refused", start + 61s), std::nullopt);
+  EXPECT_EQ(failures.failed("db1", "refused", start + 62s), std::nullopt);
+  (void)failures.failed("db2", "refused", start);
+  (void)failures.failed("db2", "refused", start + 1s);
+  EXPECT_EQ(failures.succeeded("db1"), std::optional<std::int64_t>(3));  // two refusals, a timeout
+  EXPECT_EQ(failures.succeeded("db2"), std::optional<std::int64_t>(1));
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // How the real binary meets a database it cannot use (contract section 8): a schema newer than
 // it knows exits 1 with one line, a URL libpq cannot parse exits 2, the URL's password appears
 // in no log line, error or metric, even when the server's own message repeats it, and a database
-// that stays down is a line per failure, not one per attempt.
+// that stays down is a line per failure, not one per attempt, whose recovery line counts the
+// attempts it kept quiet.
 
 #include <algorithm>
 #include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <map>
 #include <netinet/in.h>
 #include <string>
@@ -149,6 +151,39 @@ TEST(PostgresServe, ADatabaseThatStaysDownIsALineAFailureNotOneAnAttempt) {
   }
   EXPECT_GE(lines_by_event_and_message.size(), 2U);
   EXPECT_GE(replica_lines, 1) << served.child().captured_stdout();
+}
+
+// A database down at start and back later: while it is down the pool's attempts repeat the
+// failure lines' messages and are counted, not written; the recovery line that follows the
+// failure lines reports them (`repeats`), so that no failed attempt goes unaccounted.
+TEST(PostgresServe, ARecoveryLineCountsTheFailedAttemptsNeverWritten) {
+  PostgresServer server;
+  const std::string url = server.url(server.create_database());
+  server.stop();
+  const TempDir dir;
+  (void)make_key(dir.path() / "keys");
+  ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
+  ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
+  ASSERT_TRUE(served.child().wait_for_stdout_line("database_connect_failed", 10s));
+  std::this_thread::sleep_for(3s);  // every pooled connection's attempts, repeating
+  server.start();
+  ASSERT_TRUE(served.child().wait_for_stdout_line("database_connection_restored", 30s))
+      << served.child().captured_stdout();
+  EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
+  bool failed_before = false;
+  std::int64_t first_recovery_repeats = -1;
+  for (const auto& text : lines_of(served.child().captured_stdout())) {
+    const auto line = parse_json(text);
+    const auto* event = line.is_object() ? line.as_object().if_contains("event") : nullptr;
+    if (event != nullptr && *event == "database_connect_failed") {
+      failed_before = true;
+    } else if (event != nullptr && *event == "database_connection_restored") {
+      EXPECT_TRUE(failed_before) << text;
+      first_recovery_repeats = line.at("repeats").as_int64();
+      break;
+    }
+  }
+  EXPECT_GE(first_recovery_repeats, 1) << served.child().captured_stdout();
 }
 
 }  // namespace
