@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "adapters/storage/memory/published_sequence.hpp"
@@ -170,14 +171,23 @@ class MemoryPetRepository final : public ports::PetRepository {
     if (last_id_ == std::numeric_limits<std::int64_t>::max()) {
       return domain::make_error(ErrorCode::unavailable, "", "no pet ids are left");
     }
-    pet.id = domain::PetId{last_id_ + 1};
-    append_locked(std::move(pet));  // ids only grow: the new pet goes last
-    const domain::PetId id = pets_.back().id;
+    // What may throw (bad_alloc) comes before the pet is published, so that a create that runs
+    // out of memory stores nothing: the chunks it appends to, then the key's stamp and record.
+    pets_.reserve_next();
+    by_status_[index_of(pet.status)].reserve_next();
+    const domain::PetId id{last_id_ + 1};
     if (command.idempotency) {
       ScopedKey key{command.idempotency->scope, command.idempotency->key};
       stamps_.push_back(RecordStamp{command.received_at, key, id});
-      records_.insert_or_assign(std::move(key), IdempotencyRecord{id, command.received_at});
+      try {
+        records_.insert_or_assign(std::move(key), IdempotencyRecord{id, command.received_at});
+      } catch (...) {
+        stamps_.pop_back();  // the next create takes this id: no stamp of it may outlive this one
+        throw;
+      }
     }
+    pet.id = id;
+    append_locked(std::move(pet));  // ids only grow: the new pet goes last
     return id;
   }
 
@@ -192,7 +202,10 @@ class MemoryPetRepository final : public ports::PetRepository {
     return &pets_[static_cast<std::size_t>(id.value - domain::first_pet_id.value)];
   }
 
+  // append_locked: publishes `pet` in the pets and its status's, where reserve_next made room:
+  // it allocates nothing, so it cannot fail between the two.
   void append_locked(domain::Pet pet) {
+    static_assert(std::is_nothrow_move_constructible_v<domain::Pet>);
     last_id_ = pet.id.value;
     pets_.push_back(std::move(pet));
     // After the pet is published, so that a reader of its status finds it published.

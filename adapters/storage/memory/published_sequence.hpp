@@ -56,18 +56,26 @@ class PublishedSequence {
   // back: the last element. Writers only: it reads the size without acquire.
   [[nodiscard]] const T& back() const { return at(published_.load(std::memory_order_relaxed) - 1); }
 
+  // reserve_next: allocates the chunk the next push_back builds in, when it is missing, so that
+  // the push_back allocates nothing: a writer that must append to two sequences or neither
+  // reserves both first. Writers only; a chunk is allocated when the last one is full (log2
+  // times in all).
+  void reserve_next() {
+    const std::size_t chunk = locate(published_.load(std::memory_order_relaxed)).chunk;
+    if (chunks_[chunk].load(std::memory_order_relaxed) == nullptr) {
+      // Relaxed: readers reach this pointer only through a size published later.
+      chunks_[chunk].store(std::allocator<T>().allocate(capacity_of(chunk)),
+                           std::memory_order_relaxed);
+    }
+  }
+
   // push_back: builds `value` after the last element and publishes it. Writers only, one at a
-  // time; a chunk is allocated when the last one is full (log2 times in all).
+  // time; it allocates only what reserve_next did not.
   void push_back(T value) {
+    reserve_next();
     const std::size_t index = published_.load(std::memory_order_relaxed);
     const auto [chunk, offset] = locate(index);
-    T* first = chunks_[chunk].load(std::memory_order_relaxed);
-    if (first == nullptr) {
-      first = std::allocator<T>().allocate(capacity_of(chunk));
-      // Relaxed: readers reach this pointer only through the size published below.
-      chunks_[chunk].store(first, std::memory_order_relaxed);
-    }
-    std::construct_at(first + offset, std::move(value));
+    std::construct_at(chunks_[chunk].load(std::memory_order_relaxed) + offset, std::move(value));
     published_.store(index + 1, std::memory_order_release);
   }
 
