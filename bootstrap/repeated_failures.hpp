@@ -29,10 +29,11 @@ class RepeatedFailures {
   // repeat to count, not write.
   std::optional<std::int64_t> failed(std::string_view source, std::string_view reason,
                                      Clock::time_point now) {
-    auto& reasons = sources_.try_emplace(std::string(source)).first->second;
+    auto& failing = sources_.try_emplace(std::string(source)).first->second;
+    auto& reasons = failing.reasons;
     auto found = reasons.find(reason);
     if (found == reasons.end()) {
-      forget_oldest_if_full(reasons);
+      failing.unwritten_of_forgotten += forget_oldest_if_full(reasons);
       reasons.emplace(std::string(reason), Written{now, 0});
       return 0;
     }
@@ -52,8 +53,8 @@ class RepeatedFailures {
     if (found == sources_.end()) {
       return std::nullopt;
     }
-    std::int64_t unwritten = 0;
-    for (const auto& [reason, written] : found->second) {
+    std::int64_t unwritten = found->second.unwritten_of_forgotten;
+    for (const auto& [reason, written] : found->second.reasons) {
       unwritten += written.repeats;
     }
     sources_.erase(found);
@@ -66,21 +67,30 @@ class RepeatedFailures {
     std::int64_t repeats = 0;  // since `at`, not written
   };
   using Reasons = std::map<std::string, Written, std::less<>>;
+  struct Failing {
+    Reasons reasons;
+    std::int64_t unwritten_of_forgotten = 0;  // the repeats of messages forgotten to make room
+  };
 
   // A source's messages kept at once: a message that varies (a timing in it) must not grow the
   // map while the source stays down.
   static constexpr std::size_t reasons_kept = 8;
 
-  static void forget_oldest_if_full(Reasons& reasons) {
-    if (reasons.size() >= reasons_kept) {
-      reasons.erase(
-          std::min_element(reasons.begin(), reasons.end(),
-                           [](const auto& a, const auto& b) { return a.second.at < b.second.at; }));
+  // forget_oldest_if_full: makes room for a message; the repeats of the one forgotten, unwritten.
+  static std::int64_t forget_oldest_if_full(Reasons& reasons) {
+    if (reasons.size() < reasons_kept) {
+      return 0;
     }
+    const auto oldest =
+        std::min_element(reasons.begin(), reasons.end(),
+                         [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
+    const std::int64_t unwritten = oldest->second.repeats;
+    reasons.erase(oldest);
+    return unwritten;
   }
 
   const Clock::duration quiet_for_;
-  std::map<std::string, Reasons, std::less<>> sources_;
+  std::map<std::string, Failing, std::less<>> sources_;
 };
 
 }  // namespace petstore::bootstrap

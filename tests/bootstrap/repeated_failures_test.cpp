@@ -86,5 +86,20 @@ TEST(RepeatedFailures, ASuccessReportsTheRepeatsNeverWritten) {
   EXPECT_EQ(failures.succeeded("db2"), std::optional<std::int64_t>(1));
 }
 
+// A message forgotten to make room for newer ones (a source keeps eight) takes its unwritten
+// repeats into the recovery's count all the same.
+TEST(RepeatedFailures, RepeatsOfAForgottenMessageStillCountAtTheRecovery) {
+  RepeatedFailures failures(60s);
+  (void)failures.failed("db1", "refused", start);
+  EXPECT_EQ(failures.failed("db1", "refused", start + 1s), std::nullopt);
+  EXPECT_EQ(failures.failed("db1", "refused", start + 2s), std::nullopt);
+  for (int attempt = 0; attempt < 8; ++attempt) {  // "refused" is the oldest, and goes
+    EXPECT_EQ(failures.failed("db1", "took " + std::to_string(attempt) + " ms", start + 3s),
+              std::optional<std::int64_t>(0));
+  }
+  EXPECT_EQ(failures.failed("db1", "refused", start + 4s), std::optional<std::int64_t>(0));
+  EXPECT_EQ(failures.succeeded("db1"), std::optional<std::int64_t>(2));
+}
+
 }  // namespace
 }  // namespace petstore::bootstrap

@@ -85,17 +85,20 @@ TEST(Logger, JsonEscapesQuotesAndNewlines) {
 
 // Strings are copied in blocks of sixteen bytes, and a shorter tail as two overlapping words,
 // where no byte needs an escape: an escape at every place of every length up to three blocks, of
-// each kind (a control byte, '"', '\\'), beside bytes above 0x7F that stay as they are, reads back
-// as the text it escapes; so does the same text without it.
+// each kind (control bytes at both ends of their range, '"', '\\'), beside bytes that stay as they
+// are (a space, DEL, above 0x7F), reads back as the text it escapes; so does the text without it.
 TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
   for (std::size_t length = 0; length <= 48; ++length) {
     std::string plain(length, 'x');
     for (std::size_t i = 0; i < length; i += 3) {
       plain[i] = static_cast<char>(0xC3 + (i % 2) * 0x3C);  // 0xC3 or 0xFF: high bytes pass as-is
+      if (i + 1 < length) {
+        plain[i + 1] = i % 2 == 0 ? ' ' : '\x7F';  // the bytes just past each end of the escapes
+      }
     }
     std::vector<std::string> texts{plain};
     for (std::size_t place = 0; place < length; ++place) {
-      for (const char escape : {'\x01', '"', '\\'}) {
+      for (const char escape : {'\x00', '\x01', '\x1F', '"', '\\'}) {
         texts.push_back(plain);
         texts.back()[place] = escape;
       }
@@ -107,6 +110,7 @@ TEST(Logger, JsonEscapesWhereverTheyFallInAString) {
     const std::string logged = out.text_at_close();
     const auto lines = lines_of(logged);
     ASSERT_EQ(lines.size(), texts.size()) << logged;
+    EXPECT_NE(lines[0].find("\"text\":\"" + plain + "\""), std::string::npos) << lines[0];
     boost::json::parse_options high_bytes_as_they_are;
     high_bytes_as_they_are.allow_invalid_utf8 = true;
     for (std::size_t i = 0; i < texts.size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <optional>
@@ -21,11 +22,17 @@
 namespace {
 // While not 0, every allocation of at least this many bytes fails.
 std::atomic<std::size_t> failing_from_bytes{0};
+// While above 0, counts allocations down: the one that takes it to 0 fails.
+std::atomic<long> allocations_until_failure{0};
 }  // namespace
 
 void* operator new(std::size_t size) {
   const std::size_t limit = failing_from_bytes.load(std::memory_order_relaxed);
   if (limit != 0 && size >= limit) {
+    throw std::bad_alloc();
+  }
+  if (allocations_until_failure.load(std::memory_order_relaxed) > 0 &&
+      allocations_until_failure.fetch_sub(1, std::memory_order_relaxed) == 1) {
     throw std::bad_alloc();
   }
   if (void* block = std::malloc(size == 0 ? 1 : size)) {  // NOLINT(*-no-malloc,*-owning-memory)
@@ -60,6 +67,15 @@ class OutOfMemory {
   OutOfMemory(const OutOfMemory&) = delete;
   OutOfMemory& operator=(const OutOfMemory&) = delete;
   ~OutOfMemory() { failing_from_bytes.store(0); }
+};
+
+// FailingAllocation: the `nth` allocation from now fails (and no other) while it lives.
+class FailingAllocation {
+ public:
+  explicit FailingAllocation(long nth) { allocations_until_failure.store(nth); }
+  FailingAllocation(const FailingAllocation&) = delete;
+  FailingAllocation& operator=(const FailingAllocation&) = delete;
+  ~FailingAllocation() { allocations_until_failure.store(0); }
 };
 
 ports::CreatePetCommand keyed(domain::NewPet pet, std::string key) {
@@ -114,6 +130,50 @@ TEST(MemoryOutOfMemory, ACreateThatCannotGrowThePetsStoresNothing) {
   EXPECT_TRUE(retried->created);
   EXPECT_EQ(retried->pet.id, domain::PetId{65});
   EXPECT_EQ(list_all(*pets, std::nullopt, 100).size(), 65U);
+}
+
+// Every allocation of a keyed create failed in turn (the first, then the second, ... until one
+// create succeeds), over creates that reach a new chunk of a status's pets and of the keys'
+// stamps: each failure leaves the pets, both lists and the key as they were, and the create that
+// finally succeeds stores its pet under the next id, which a retry with its key then replays.
+TEST(MemoryOutOfMemory, EveryAllocationOfAKeyedCreateCanFailAndStoreNothing) {
+  const auto pets = adapters::storage::memory::make_memory_pet_repository();
+  create_many(*pets, 10, PetStatus::sold);
+  create_many(*pets, 60, PetStatus::available);
+  // Longer than std::string keeps inline, so that the key's copies allocate too.
+  const std::string key_prefix = "a-key-too-long-to-be-inline-";
+  for (std::int64_t next = 71; next <= 80; ++next) {
+    const std::string key = key_prefix + std::to_string(next);
+    int failures = 0;
+    for (long nth = 1;; ++nth) {
+      std::optional<domain::Result<ports::CreateOutcome>> outcome;
+      {
+        const FailingAllocation failing(nth);
+        try {
+          outcome = create_now(*pets, keyed(new_pet("Rex"), key));
+        } catch (const std::bad_alloc&) {
+        }
+      }
+      if (outcome && outcome->has_value()) {
+        EXPECT_TRUE((*outcome)->created) << key;
+        EXPECT_EQ((*outcome)->pet.id, domain::PetId{next}) << key << " after " << failures;
+        break;
+      }
+      ++failures;
+      ASSERT_LT(nth, 1000) << "a create that never succeeds";
+      EXPECT_EQ(count_now(*pets).value(), next - 1) << key << ", allocation " << nth;
+      EXPECT_EQ(list_all(*pets, PetStatus::available, 100).size(),
+                static_cast<std::size_t>(next - 11))
+          << key << ", allocation " << nth;
+      EXPECT_FALSE(get_now(*pets, domain::PetId{next}).has_value()) << key;
+    }
+    EXPECT_GE(failures, 1) << key;
+    const auto replayed = create_now(*pets, keyed(new_pet("Rex"), key));
+    ASSERT_TRUE(replayed.has_value());
+    EXPECT_FALSE(replayed->created) << key;
+    EXPECT_EQ(replayed->pet.id, domain::PetId{next});
+  }
+  EXPECT_EQ(list_all(*pets, PetStatus::available, 100).size(), 70U);
 }
 
 }  // namespace

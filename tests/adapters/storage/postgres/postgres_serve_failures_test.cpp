@@ -170,8 +170,11 @@ TEST(PostgresServe, ARecoveryLineCountsTheFailedAttemptsNeverWritten) {
   ASSERT_TRUE(served.child().wait_for_stdout_line("database_connection_restored", 30s))
       << served.child().captured_stdout();
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));
+  // Summed over every recovery line: a connection that fails once more after the first one back
+  // writes its own, and threads' lines may come out of order by a few milliseconds.
   bool failed_before = false;
-  std::int64_t first_recovery_repeats = -1;
+  int recoveries = 0;
+  std::int64_t recovered_repeats = 0;
   for (const auto& text : lines_of(served.child().captured_stdout())) {
     const auto line = parse_json(text);
     const auto* event = line.is_object() ? line.as_object().if_contains("event") : nullptr;
@@ -179,11 +182,12 @@ TEST(PostgresServe, ARecoveryLineCountsTheFailedAttemptsNeverWritten) {
       failed_before = true;
     } else if (event != nullptr && *event == "database_connection_restored") {
       EXPECT_TRUE(failed_before) << text;
-      first_recovery_repeats = line.at("repeats").as_int64();
-      break;
+      ++recoveries;
+      recovered_repeats += line.at("repeats").as_int64();
     }
   }
-  EXPECT_GE(first_recovery_repeats, 1) << served.child().captured_stdout();
+  EXPECT_GE(recoveries, 1);
+  EXPECT_GE(recovered_repeats, 1) << served.child().captured_stdout();
 }
 
 }  // namespace
