@@ -127,6 +127,14 @@ TEST(ResponseGzip, TheSendersOwnRepresentationsAndBodilessStatusesAreLeftAlone) 
   not_modified.status = 304;
   EXPECT_FALSE(adapters::http::compressible(not_modified));
   EXPECT_TRUE(adapters::http::compressible(page_response(std::string(1025, 'x'))));
+  // Field names are case-insensitive (RFC 9110 section 5.1), however the sender spelled them.
+  HttpResponse lower_case = page_response(std::string(5000, 'x'));
+  lower_case.set_header("content-encoding", "br");
+  EXPECT_FALSE(adapters::http::compressible(lower_case));
+  EXPECT_EQ(write(lower_case, "gzip").parsed.body, lower_case.body);
+  HttpResponse upper_case = page_response(std::string(5000, 'x'));
+  upper_case.set_header("ETAG", R"("abc")");
+  EXPECT_FALSE(adapters::http::compressible(upper_case));
 }
 
 }  // namespace
