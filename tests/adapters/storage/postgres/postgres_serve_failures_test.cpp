@@ -157,16 +157,12 @@ TEST(PostgresServe, ADatabaseThatStaysDownIsALineAFailureNotOneAnAttempt) {
 // failure lines' messages and are counted, not written; the recovery line that follows the
 // failure lines reports them (`repeats`), so that no failed attempt goes unaccounted.
 TEST(PostgresServe, ARecoveryLineCountsTheFailedAttemptsNeverWritten) {
-  PostgresServer server;
-  const std::string url = server.url(server.create_database());
-  server.stop();
-  const TempDir dir;
-  (void)make_key(dir.path() / "keys");
-  ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
+  DatabaseDownAtStart down;
+  auto& served = down.served;
   ASSERT_NE(served.port(), 0) << served.child().captured_stderr();
   ASSERT_TRUE(served.child().wait_for_stdout_line("database_connect_failed", 10s));
   std::this_thread::sleep_for(3s);  // every pooled connection's attempts, repeating
-  server.start();
+  down.server.start();
   ASSERT_TRUE(served.child().wait_for_stdout_line("database_connection_restored", 30s))
       << served.child().captured_stdout();
   EXPECT_TRUE(served.stop(SIGTERM).exited_with(0));

@@ -65,19 +65,15 @@ TEST(PostgresServeStop, SigtermStopsAServiceWaitingForTheMigrationLock) {
 // run on a thread of their own, and SIGTERM still stops the process at once. What storage logged
 // meanwhile follows the listening line, the first on stdout.
 TEST(PostgresServeStop, ADatabaseBackWhileTheLockIsHeldStillStops) {
-  PostgresServer server;
-  const std::string url = server.url(server.create_database());
-  server.stop();
-  const TempDir dir;
-  (void)make_key(dir.path() / "keys");
-  ServedPetstore served(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
+  DatabaseDownAtStart down;
+  auto& served = down.served;
   ASSERT_NE(served.port(), 0) << served.child().captured_stdout();
   ASSERT_TRUE(served.child().wait_for_stdout_line("database_connect_failed", 10s));
   EXPECT_NE(first_line(served.child().captured_stdout()).find("listening"), std::string::npos)
       << served.child().captured_stdout();
 
-  server.start();
-  SqlSession holder(url);
+  down.server.start();
+  SqlSession holder(down.url);
   holder.run(std::string("SELECT pg_advisory_lock(") + migration_lock_key + ")");
   std::this_thread::sleep_for(6s);  // past the longest pause between two attempts
   EXPECT_EQ(http_call(served.port(), "GET", "/readyz").status, 503U);

@@ -52,4 +52,22 @@ bool wait_for_readiness(std::uint16_t port, unsigned status, std::chrono::millis
   return false;
 }
 
+namespace {
+
+std::string stopped_database_url(PostgresServer& server) {
+  std::string url = server.url(server.create_database());
+  server.stop();
+  return url;
+}
+
+ServedPetstore serve_with_a_key(const TempDir& dir, const std::string& url) {
+  (void)make_key(dir.path() / "keys");
+  return ServedPetstore(petstore(serve_args(dir.path() / "keys", postgres_flags(url))));
+}
+
+}  // namespace
+
+DatabaseDownAtStart::DatabaseDownAtStart()
+    : url(stopped_database_url(server)), served(serve_with_a_key(dir, url)) {}
+
 }  // namespace petstore::tests

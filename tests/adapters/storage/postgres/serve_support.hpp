@@ -1,13 +1,17 @@
 #pragma once
 // What the tests of the binary on PostgreSQL share: SQL run from the test's own libpq connection
-// (a session that can hold a lock while the service starts), the serve flags for a URL, and a
-// wait for /readyz to answer a given status.
+// (a session that can hold a lock while the service starts), the serve flags for a URL, a wait
+// for /readyz to answer a given status, and the binary started on a database that is down.
 
 #include <chrono>
 #include <cstdint>
 #include <libpq-fe.h>
 #include <string>
 #include <vector>
+
+#include "bootstrap/cli_fixture.hpp"
+#include "support/postgres_server.hpp"
+#include "support/temp_dir.hpp"
 
 namespace petstore::tests {
 
@@ -36,5 +40,17 @@ inline constexpr const char* migration_lock_key = "8098991380479520357";
 [[nodiscard]] bool wait_for_readiness(std::uint16_t port, unsigned status,
                                       std::chrono::milliseconds timeout,
                                       std::chrono::milliseconds* took = nullptr);
+
+// DatabaseDownAtStart: a PostgreSQL server of the test's own, with a database, stopped before the
+// binary starts serving on it (with a key in `dir`); the binary listens and retries the database,
+// and `server.start()` brings it back.
+struct DatabaseDownAtStart {
+  DatabaseDownAtStart();
+
+  PostgresServer server;
+  std::string url;
+  TempDir dir;
+  ServedPetstore served;
+};
 
 }  // namespace petstore::tests
