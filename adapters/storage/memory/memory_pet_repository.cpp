@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -168,14 +167,12 @@ class MemoryPetRepository final : public ports::PetRepository {
         return seen->second.id;
       }
     }
-    if (last_id_ == std::numeric_limits<std::int64_t>::max()) {
-      return domain::make_error(ErrorCode::unavailable, "", "no pet ids are left");
-    }
     // What may throw (bad_alloc) comes before the pet is published, so that a create that runs
     // out of memory stores nothing: the chunks it appends to, then the key's stamp and record.
     pets_.reserve_next();
     by_status_[index_of(pet.status)].reserve_next();
-    const domain::PetId id{last_id_ + 1};
+    // Ids are given one after another from the first (find relies on it): the next is the count's.
+    const domain::PetId id{domain::first_pet_id.value + static_cast<std::int64_t>(pets_.size())};
     if (command.idempotency) {
       ScopedKey key{command.idempotency->scope, command.idempotency->key};
       stamps_.push_back(RecordStamp{command.received_at, key, id});
@@ -206,7 +203,6 @@ class MemoryPetRepository final : public ports::PetRepository {
   // it allocates nothing, so it cannot fail between the two.
   void append_locked(domain::Pet pet) {
     static_assert(std::is_nothrow_move_constructible_v<domain::Pet>);
-    last_id_ = pet.id.value;
     pets_.push_back(std::move(pet));
     // After the pet is published, so that a reader of its status finds it published.
     by_status_[index_of(pets_.back().status)].push_back(&pets_.back());
@@ -224,10 +220,9 @@ class MemoryPetRepository final : public ports::PetRepository {
     }
   }
 
-  // Creates take it: it guards the id, the keys' records and stamps, and lets one create append at
-  // a time. Reads take no lock (docs/decisions/memory-store-layout.md).
+  // Creates take it: it guards the next id, the keys' records and stamps, and lets one create
+  // append at a time. Reads take no lock (docs/decisions/memory-store-layout.md).
   CreateLock mutex_;
-  std::int64_t last_id_ = domain::first_pet_id.value - 1;
   // The pets in id order.
   PublishedSequence<domain::Pet> pets_;
   // Per status, its pets in id order. A published pet never moves, so the pointers stay valid.
